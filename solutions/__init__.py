@@ -1,0 +1,16 @@
+"""The reference implementation of the five event-log functions. Compare with ``exercises``."""
+
+from __future__ import annotations
+
+from solutions.event_log import EventLog, append_event, create_event_log
+from solutions.replay import replay_session
+from solutions.sessions import get_events_for_session, list_sessions
+
+__all__ = [
+    "EventLog",
+    "append_event",
+    "create_event_log",
+    "get_events_for_session",
+    "list_sessions",
+    "replay_session",
+]
