@@ -1,0 +1,158 @@
+"""Run the service, in this process or as a child process that can be killed on purpose.
+
+:func:`serve` is what ``python -m sqlite_demo serve`` calls. It binds the socket itself, so
+port 0 works: the kernel picks a free port and the first line printed names the real one,
+``listening on http://127.0.0.1:PORT``, for a parent to read.
+
+:class:`ServerProcess` is that parent's side, used by the demo and the tests: start the
+service as a real subprocess on a database file, ``kill()`` it with ``SIGKILL`` (no cleanup
+code runs, exactly like a crash), and ``start()`` it again on the same file and port.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+from types import TracebackType
+from typing import Final
+
+import httpx
+import uvicorn
+
+from sqlite_demo.app import create_app
+
+STARTUP_TIMEOUT_SECONDS: Final = 20.0
+_LISTENING = re.compile(r"^listening on (http://\S+:(\d+))$", re.MULTILINE)
+
+
+def serve(db_path: str | Path, host: str = "127.0.0.1", port: int = 0) -> None:
+    """Serve the agent on ``host:port`` until interrupted; port 0 picks a free port.
+
+    Prints ``listening on http://HOST:PORT`` (flushed) once the socket is bound.
+    """
+    sock = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET)
+    # A restarted server must get its port back at once, though the killed one left
+    # connections in TIME_WAIT on it.
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.bind((host, port))
+    sock.listen(128)
+    print(f"listening on http://{host}:{sock.getsockname()[1]}", flush=True)
+    config = uvicorn.Config(create_app(db_path), log_level="warning", access_log=False)
+    uvicorn.Server(config).run(sockets=[sock])
+
+
+class ServerProcess:
+    """A ``python -m sqlite_demo serve`` child process on one database file.
+
+    Its output goes to ``log_path`` (a pipe nobody drains could fill and block the
+    server). Use it as a context manager so the child never outlives the caller.
+    """
+
+    def __init__(self, db_path: str | Path, log_path: str | Path, port: int = 0) -> None:
+        self.db_path = Path(db_path)
+        self.log_path = Path(log_path)
+        self.port = port
+        self._process: subprocess.Popen[bytes] | None = None
+
+    @property
+    def url(self) -> str:
+        """The base URL, e.g. ``http://127.0.0.1:8123``; valid once started."""
+        return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def pid(self) -> int:
+        """The running child's process id."""
+        if self._process is None:
+            raise RuntimeError("the server is not running")
+        return self._process.pid
+
+    def start(self) -> None:
+        """Start the child and wait until ``/health`` answers; reuse the port once known.
+
+        Raises:
+            RuntimeError: the child exited or did not answer in time; the message holds
+                the end of its log.
+        """
+        command = [sys.executable, "-m", "sqlite_demo", "serve", "--db", str(self.db_path)]
+        command += ["--port", str(self.port)]
+        log_start = self.log_path.stat().st_size if self.log_path.exists() else 0
+        with self.log_path.open("ab") as log:
+            self._process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT)
+        self.port = self._wait_for_port(log_start)
+        self._wait_until_healthy()
+
+    def kill(self) -> None:
+        """Send ``SIGKILL``: the child dies at once, no ``finally`` or close runs."""
+        os.kill(self.pid, signal.SIGKILL)
+        self._reap()
+
+    def stop(self) -> None:
+        """Stop the child politely (``SIGTERM``), killing it if it will not go."""
+        if self._process is None:
+            return
+        if self._process.poll() is None:
+            self._process.terminate()
+            try:
+                self._process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self._process.kill()
+        self._reap()
+
+    def __enter__(self) -> ServerProcess:
+        self.start()
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.stop()
+
+    def _reap(self) -> None:
+        if self._process is not None:
+            self._process.wait()
+            self._process = None
+
+    def _wait_for_port(self, log_start: int) -> int:
+        deadline = time.monotonic() + STARTUP_TIMEOUT_SECONDS
+        while time.monotonic() < deadline:
+            match = _LISTENING.search(self._log_since(log_start))
+            if match:
+                return int(match.group(2))
+            self._fail_if_exited()
+            time.sleep(0.02)
+        raise self._failure("did not print its address in time")
+
+    def _wait_until_healthy(self) -> None:
+        deadline = time.monotonic() + STARTUP_TIMEOUT_SECONDS
+        while time.monotonic() < deadline:
+            try:
+                if httpx.get(f"{self.url}/health", timeout=1.0).status_code == 200:
+                    return
+            except httpx.TransportError:
+                pass
+            self._fail_if_exited()
+            time.sleep(0.02)
+        raise self._failure("did not answer /health in time")
+
+    def _fail_if_exited(self) -> None:
+        if self._process is not None and self._process.poll() is not None:
+            raise self._failure(f"exited with status {self._process.returncode}")
+
+    def _failure(self, what: str) -> RuntimeError:
+        self.stop()
+        tail = self._log_since(0)[-2000:]
+        return RuntimeError(f"server on {self.db_path} {what}; its log ends:\n{tail}")
+
+    def _log_since(self, offset: int) -> str:
+        with self.log_path.open("rb") as log:
+            log.seek(offset)
+            return log.read().decode("utf-8", errors="replace")
