@@ -87,10 +87,14 @@ class ServerProcess:
         self.port = self._wait_for_port(log_start)
         self._wait_until_healthy()
 
-    def kill(self) -> None:
-        """Send ``SIGKILL``: the child dies at once, no ``finally`` or close runs."""
+    def kill(self) -> int:
+        """Send ``SIGKILL``: the child dies at once, no ``finally`` or close runs.
+
+        Returns:
+            The child's exit status as ``subprocess`` reports it: ``-9`` for ``SIGKILL``.
+        """
         os.kill(self.pid, signal.SIGKILL)
-        self._reap()
+        return self._reap()
 
     def stop(self) -> None:
         """Stop the child politely (``SIGTERM``), killing it if it will not go."""
@@ -116,10 +120,12 @@ class ServerProcess:
     ) -> None:
         self.stop()
 
-    def _reap(self) -> None:
+    def _reap(self) -> int:
+        status = 0
         if self._process is not None:
-            self._process.wait()
+            status = self._process.wait()
             self._process = None
+        return status
 
     def _wait_for_port(self, log_start: int) -> int:
         deadline = time.monotonic() + STARTUP_TIMEOUT_SECONDS

@@ -1,0 +1,93 @@
+"""The command line: ``python -m sqlite_demo [demo | serve | backup]``.
+
+* ``python -m sqlite_demo`` or ``python -m sqlite_demo demo [--db PATH]``: the five-phase
+  crash-and-replay demo against a real server subprocess (see :mod:`sqlite_demo.demo`).
+* ``python -m sqlite_demo serve --db PATH [--host 127.0.0.1] [--port 0]``: run the agent
+  service; port 0 picks a free port, and the first line printed is its address.
+* ``python -m sqlite_demo backup SRC DEST``: copy a live database, WAL included, with
+  SQLite's online backup API (copying only the main file would lose commits still in -wal).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sqlite3
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command ``argv`` names (the demo when it names none); return the exit status."""
+    parser = _build_parser()
+    args = parser.parse_args(argv)
+    if args.command in (None, "demo"):
+        from sqlite_demo.demo import run_demo
+
+        return run_demo(db_path=getattr(args, "db", None))
+    if args.command == "serve":
+        from sqlite_demo.server import serve
+
+        serve(args.db, host=args.host, port=args.port)
+        return 0
+    return _backup(parser, Path(args.src), Path(args.dest))
+
+
+def _build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="python -m sqlite_demo",
+        description="An LLM agent whose conversations are an append-only event log in SQLite.",
+    )
+    commands = parser.add_subparsers(dest="command", metavar="{demo,serve,backup}")
+    demo = commands.add_parser("demo", help="run the crash-and-replay demo (the default)")
+    demo.add_argument("--db", type=Path, help="database file to create (default: a temp file)")
+    serve = commands.add_parser("serve", help="serve the agent over HTTP")
+    serve.add_argument("--db", type=Path, required=True, help="database file (created if new)")
+    serve.add_argument("--host", default="127.0.0.1", help="address to bind (default: loopback)")
+    serve.add_argument("--port", type=_port, default=0, help="port; 0 picks a free one")
+    backup = commands.add_parser("backup", help="copy a live database, WAL included")
+    backup.add_argument("src", help="the database to copy")
+    backup.add_argument("dest", help="the new file to write (must not exist)")
+    return parser
+
+
+def _port(text: str) -> int:
+    try:
+        port = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a port number: {text!r}") from None
+    if not 0 <= port <= 65535:
+        raise argparse.ArgumentTypeError(f"a port is between 0 and 65535, got {port}")
+    return port
+
+
+def _backup(parser: argparse.ArgumentParser, src: Path, dest: Path) -> int:
+    if not src.is_file():
+        parser.error(f"no database file at {src}")
+    if dest.exists():
+        parser.error(f"{dest} already exists; choose a new file so nothing is overwritten")
+    from sqlite_demo.backup import backup_database
+
+    backup_database(src, dest)
+    sessions, events = _count_rows(dest)
+    print(
+        f"backed up {src} to {dest}: {sessions} sessions, {events} events, "
+        f"{dest.stat().st_size} bytes (SQLite online backup, WAL contents included)"
+    )
+    return 0
+
+
+def _count_rows(path: Path) -> tuple[int, int]:
+    # immutable=1: read the fresh copy without locks or a -shm file, so counting its rows
+    # leaves no trace; nothing else can be writing to a file we just created.
+    connection = sqlite3.connect(f"{path.resolve().as_uri()}?immutable=1", uri=True)
+    try:
+        sessions = connection.execute("SELECT count(*) FROM sessions").fetchone()[0]
+        events = connection.execute("SELECT count(*) FROM events").fetchone()[0]
+    finally:
+        connection.close()
+    return int(sessions), int(events)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
