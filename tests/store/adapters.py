@@ -1,0 +1,66 @@
+"""The two stores behind the shared contract suite, each shaped as ``eventlog.ports.EventStore``.
+
+``MemoryEventStore`` wraps the pure reference: it holds the current immutable log and
+swaps in the new one after each append. ``AutoSessionSqliteStore`` wraps the SQLite store,
+whose only extra demand is that a session exists before it is written to.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Mapping
+from typing import Any
+
+import solutions
+from eventlog import Event
+from sqlite_demo import SessionExistsError, SqliteEventStore, StoredEvent
+
+
+class MemoryEventStore:
+    """The pure core as a store: ``solutions``' five functions over a log it keeps."""
+
+    def __init__(self) -> None:
+        self.log = solutions.create_event_log()
+
+    def append_event(self, session_id: str, event_type: str, payload: Mapping[str, Any]) -> Event:
+        self.log, event = solutions.append_event(self.log, session_id, event_type, payload)
+        return event
+
+    def get_events_for_session(self, session_id: str, after_event_id: int = 0) -> tuple[Event, ...]:
+        return solutions.get_events_for_session(self.log, session_id, after_event_id)
+
+    def list_active_session_ids(self) -> tuple[str, ...]:
+        return solutions.list_sessions(self.log)
+
+    def replay_session(self, session_id: str) -> list[dict[str, Any]]:
+        return list(solutions.replay_session(self.log, session_id))
+
+
+class AutoSessionSqliteStore:
+    """The SQLite store, creating each session the first time an event names it.
+
+    Only a valid id (a non-empty string) is created, so a bad id still reaches
+    ``append_event`` and is refused there, by the same rule as in the pure core. A refused
+    append may leave behind the empty session it created; sessions without events are
+    invisible to every method of the port, so the contract cannot tell.
+    """
+
+    def __init__(self, sqlite_store: SqliteEventStore) -> None:
+        self.sqlite_store = sqlite_store
+
+    def append_event(
+        self, session_id: str, event_type: str, payload: Mapping[str, Any]
+    ) -> StoredEvent:
+        if isinstance(session_id, str) and session_id:
+            with contextlib.suppress(SessionExistsError):
+                self.sqlite_store.create_session(session_id, session_id=session_id)
+        return self.sqlite_store.append_event(session_id, event_type, payload)
+
+    def get_events_for_session(self, session_id: str, after_event_id: int = 0) -> list[StoredEvent]:
+        return self.sqlite_store.get_events_for_session(session_id, after_event_id)
+
+    def list_active_session_ids(self) -> list[str]:
+        return self.sqlite_store.list_active_session_ids()
+
+    def replay_session(self, session_id: str) -> list[dict[str, Any]]:
+        return self.sqlite_store.replay_session(session_id)

@@ -1,0 +1,40 @@
+"""Payloads are stored as compact JSON text that a person can read with any SQLite shell."""
+
+from __future__ import annotations
+
+import sqlite3
+
+import pytest
+
+from eventlog import InvalidPayloadError
+from sqlite_demo import SqliteEventStore
+
+
+@pytest.fixture
+def chat(fresh_db: SqliteEventStore) -> SqliteEventStore:
+    fresh_db.create_session("chat", session_id="s")
+    return fresh_db
+
+
+def test_a_payload_is_stored_as_compact_json_with_non_ascii_text_kept_readable(
+    chat: SqliteEventStore, raw_db: sqlite3.Connection
+) -> None:
+    chat.append_event("s", "user_message", {"content": "你好", "n": [1, 2.5, None, True]})
+    stored = raw_db.execute("SELECT payload FROM events").fetchone()[0]
+    assert stored == '{"content":"你好","n":[1,2.5,null,true]}'
+
+
+def test_a_payload_reads_back_equal_to_what_was_appended(chat: SqliteEventStore) -> None:
+    payload = {"content": "x", "big": 10**30, "tiny": 1e-300, "nested": {"a": [{"b": "c"}]}}
+    appended = chat.append_event("s", "user_message", payload)
+    assert appended.payload == payload
+    assert chat.get_events_for_session("s")[0].payload == payload
+
+
+def test_a_string_with_a_lone_surrogate_is_refused_because_it_is_not_utf8(
+    chat: SqliteEventStore,
+) -> None:
+    # The pure core would keep it; SQLite text must be valid UTF-8. Refused before writing.
+    with pytest.raises(InvalidPayloadError, match="UTF-8"):
+        chat.append_event("s", "user_message", {"content": "\ud800"})
+    assert chat.get_events_for_session("s") == []
