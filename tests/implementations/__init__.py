@@ -1,0 +1,1 @@
+"""Standalone learner-style implementations that the grader is tested against."""

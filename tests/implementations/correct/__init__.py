@@ -1,0 +1,1 @@
+"""Correct implementations in unusual styles: the grader must give each one full marks."""
