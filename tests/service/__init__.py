@@ -1,0 +1,1 @@
+"""Tests of the agent service, its HTTP API, the command line and the demo."""

@@ -1,0 +1,72 @@
+"""Fixtures: real server subprocesses on 127.0.0.1, real SQLite files under tmp_path.
+
+Every server a test starts is stopped in a ``finally``, so a failing test never leaves a
+process behind.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+from fastapi.testclient import TestClient
+
+from sqlite_demo.app import create_app
+from sqlite_demo.client import AgentClient
+from sqlite_demo.server import ServerProcess
+
+StartServer = Callable[[Path], ServerProcess]
+
+
+@pytest.fixture
+def db_path(tmp_path: Path) -> Path:
+    """A database file that does not exist yet; the server creates it."""
+    return tmp_path / "agent.db"
+
+
+@pytest.fixture
+def start_server(tmp_path: Path) -> Iterator[StartServer]:
+    """Start servers on database files; all of them are stopped when the test ends."""
+    servers: list[ServerProcess] = []
+
+    def start(db: Path) -> ServerProcess:
+        server = ServerProcess(db, tmp_path / f"server{len(servers)}.log")
+        servers.append(server)
+        server.start()
+        return server
+
+    try:
+        yield start
+    finally:
+        for server in servers:
+            server.stop()
+
+
+@pytest.fixture
+def server(start_server: StartServer, db_path: Path) -> ServerProcess:
+    """One running server on a fresh database."""
+    return start_server(db_path)
+
+
+@pytest.fixture
+def client(server: ServerProcess) -> Iterator[AgentClient]:
+    """A client of ``server``."""
+    with AgentClient(server.url) as agent_client:
+        yield agent_client
+
+
+@pytest.fixture
+def http(server: ServerProcess) -> Iterator[httpx.Client]:
+    """A raw HTTP client of ``server``, for requests the typed client would never send."""
+    with httpx.Client(base_url=server.url, timeout=10) as raw:
+        yield raw
+
+
+@pytest.fixture
+def in_process(db_path: Path) -> Iterator[TestClient]:
+    """The app in this process (lifespan included) on ``db_path``: for tests that prepare
+    the database through the store first and need no kill."""
+    with TestClient(create_app(db_path)) as test_client:
+        yield test_client

@@ -1,0 +1,62 @@
+"""What the service tests share: reading a database file behind the server's back, and
+judging whether a replayed conversation is one a model API would accept."""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Mapping, Sequence
+from contextlib import closing
+from pathlib import Path
+from typing import Any
+
+TableDump = dict[str, list[tuple[Any, ...]]]
+
+
+def dump_database(db_path: Path) -> TableDump:
+    """Return every row of every table (sqlite_sequence included), read over a separate
+    connection, so a test sees what is committed on disk, not what the server says."""
+    with closing(sqlite3.connect(db_path)) as connection:
+        tables = [
+            name
+            for (name,) in connection.execute(
+                "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name"
+            )
+        ]
+        return {
+            table: connection.execute(f'SELECT * FROM "{table}" ORDER BY rowid').fetchall()
+            for table in tables
+        }
+
+
+def query(db_path: Path, sql: str, parameters: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
+    """Run one SELECT over a fresh connection and return its rows."""
+    with closing(sqlite3.connect(db_path)) as connection:
+        return connection.execute(sql, parameters).fetchall()
+
+
+def conversation_problems(messages: Sequence[Mapping[str, Any]]) -> list[str]:
+    """Return what would make a model API refuse this conversation; empty when it is valid.
+
+    Valid means: every tool call is answered by a tool message before anything else is
+    said, no tool message answers a call that is not open, no two user messages follow each
+    other, and the conversation ends with an assistant reply.
+    """
+    problems: list[str] = []
+    open_calls: set[str] = set()
+    previous_role = None
+    for index, message in enumerate(messages):
+        role = message["role"]
+        if role == "tool":
+            if message["tool_call_id"] not in open_calls:
+                problems.append(f"message {index} answers {message['tool_call_id']}, not open")
+            open_calls.discard(message["tool_call_id"])
+        elif open_calls:
+            problems.append(f"message {index} ({role}) comes while {open_calls} are unanswered")
+        if role == "user" and previous_role == "user":
+            problems.append(f"messages {index - 1} and {index} are both user messages")
+        if message.get("tool_calls"):
+            open_calls = {call["id"] for call in message["tool_calls"]}
+        previous_role = role
+    if messages and (messages[-1]["role"] != "assistant" or messages[-1].get("tool_calls")):
+        problems.append("the conversation does not end with an assistant reply")
+    return problems

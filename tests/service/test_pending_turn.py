@@ -1,0 +1,102 @@
+"""A turn cut short by a kill is finished by the next request, never forgotten.
+
+The kill is simulated by writing the start of a turn straight through the store, exactly
+what a server killed mid-turn leaves behind, then starting the service on that file.
+"""
+
+# ruff: noqa: RUF001  (Chinese replies use full-width punctuation on purpose)
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from sqlite_demo.app import create_app
+from sqlite_demo.store import SqliteEventStore
+from tests.service.helpers import conversation_problems
+
+QUESTION = "帮我查一下订单数量"
+CALL = {"call_id": "call_1", "name": "query_order_count", "arguments": "{}"}
+RESULT = {"call_id": "call_1", "content": "42"}
+ANSWER = {"content": "你当前有 42 个订单。"}
+
+#: What a kill may leave: the steps of the order turn that were committed before it.
+CUT_SHORT_TURNS = {
+    "after the user message": [("user_message", {"content": QUESTION})],
+    "after the tool call": [("user_message", {"content": QUESTION}), ("tool_call", CALL)],
+    "after the tool result": [
+        ("user_message", {"content": QUESTION}),
+        ("tool_call", CALL),
+        ("tool_result", RESULT),
+    ],
+}
+FULL_TURN = [
+    ("user_message", {"content": QUESTION}),
+    ("tool_call", CALL),
+    ("tool_result", RESULT),
+    ("assistant_message", ANSWER),
+]
+
+
+def _session_cut_short(
+    db_path: Path, steps: list[tuple[str, dict[str, Any]]], key: str | None = None
+) -> str:
+    with SqliteEventStore(db_path) as store:
+        session = store.create_session("订单客服").id
+        for index, (event_type, payload) in enumerate(steps):
+            store.append_event(
+                session, event_type, payload, idempotency_key=key if index == 0 else None
+            )
+    return session
+
+
+def _shape(events: list[dict[str, Any]]) -> list[tuple[str, dict[str, Any]]]:
+    return [(event["type"], event["payload"]) for event in events]
+
+
+@pytest.mark.parametrize("cut", CUT_SHORT_TURNS, ids=str)
+def test_the_next_message_first_finishes_the_interrupted_turn(db_path: Path, cut: str) -> None:
+    committed = CUT_SHORT_TURNS[cut]
+    session = _session_cut_short(db_path, committed)
+
+    with TestClient(create_app(db_path)) as http:
+        turn = http.post(f"/sessions/{session}/messages", json={"content": "你好"}).json()
+        replay = http.get(f"/sessions/{session}/replay").json()
+
+    assert _shape(turn["recovered_events"]) == FULL_TURN[len(committed) :]
+    assert _shape(turn["events"]) == [
+        ("user_message", {"content": "你好"}),
+        ("assistant_message", {"content": "你好！我是订单客服助手，可以帮你查询订单数量。"}),
+    ]
+    assert conversation_problems(replay) == []
+
+
+def test_retrying_the_key_of_an_interrupted_turn_finishes_it_and_answers_it(db_path: Path) -> None:
+    session = _session_cut_short(db_path, CUT_SHORT_TURNS["after the tool call"], key="order-1")
+
+    with TestClient(create_app(db_path)) as http:
+        turn = http.post(
+            f"/sessions/{session}/messages",
+            json={"content": QUESTION},
+            headers={"Idempotency-Key": "order-1"},
+        ).json()
+        replay = http.get(f"/sessions/{session}/replay").json()
+
+    assert turn["repeated"] is True
+    assert turn["reply"] == ANSWER["content"]
+    assert _shape(turn["events"]) == FULL_TURN
+    assert _shape(turn["recovered_events"]) == FULL_TURN[2:]
+    assert conversation_problems(replay) == []
+
+
+def test_a_finished_session_is_left_alone(db_path: Path) -> None:
+    session = _session_cut_short(db_path, FULL_TURN)
+
+    with TestClient(create_app(db_path)) as http:
+        turn = http.post(f"/sessions/{session}/messages", json={"content": "你好"}).json()
+
+    assert turn["recovered_events"] == []
+    assert turn["events"][0]["event_id"] == len(FULL_TURN) + 1
