@@ -1,0 +1,1 @@
+"""Batch grading: every submission in its own sandboxed process, in parallel."""

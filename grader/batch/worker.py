@@ -1,0 +1,112 @@
+"""The trusted code that runs first in every sandboxed child, before any submission code.
+
+Usage (the batch runs it; nobody else needs to)::
+
+    python -m grader.batch.worker probe --memory-mb 1024 --output-mb 8
+    python -m grader.batch.worker grade --memory-mb 1024 --output-mb 8   # key on stdin
+
+``probe`` imports the submission once and says how that went; ``grade`` grades it and sends
+the results, signed, on a private channel. Both first cap their own memory and output, then
+move the standard output to the log, keeping the original pipe as that channel, so nothing
+the submission prints can pass for a message from this module.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import hmac
+import importlib
+import os
+import resource
+import sys
+from typing import BinaryIO
+
+from grader.batch.discovery import SUBMISSION_MODULE
+
+MEBIBYTE = 1024 * 1024
+
+# What ``probe`` reports on its channel; the batch turns each into a row status.
+IMPORTED = b"imported"
+IMPORT_ERROR = b"import_error"
+MEMORY_EXCEEDED = b"memory_exceeded"
+EXITED = b"exited"
+
+
+def set_limits(memory_mb: int, output_mb: int) -> None:
+    """Cap this process and everything it starts: address space, file size, no core dumps."""
+    memory = memory_mb * MEBIBYTE
+    output = output_mb * MEBIBYTE
+    resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
+    resource.setrlimit(resource.RLIMIT_FSIZE, (output, output))
+    resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+
+
+def take_private_channel() -> BinaryIO:
+    """Keep the stdout pipe for this module alone and send fd 1 to the log instead.
+
+    ``os.dup`` makes the copy non-inheritable, so programs the grader starts never receive it.
+    """
+    channel = os.fdopen(os.dup(1), "wb")
+    os.dup2(2, 1)
+    return channel
+
+
+def probe(channel: BinaryIO) -> int:
+    """Import the submission and report ``imported``, ``import_error`` or ``memory_exceeded``.
+
+    A submission that exits during import never reaches the report, which the batch reads as
+    a crash. Faking a report gains nothing: a probe decides only whether grading happens.
+    """
+    try:
+        importlib.import_module(SUBMISSION_MODULE)
+    except MemoryError:
+        report, code = MEMORY_EXCEEDED, 1
+    except SystemExit:
+        report, code = EXITED, 1
+    except BaseException as error:
+        print(f"{type(error).__name__}: {error}", file=sys.stderr)
+        report, code = IMPORT_ERROR, 1
+    else:
+        report, code = IMPORTED, 0
+    channel.write(report)
+    channel.flush()
+    return code
+
+
+def grade(channel: BinaryIO, key: bytes) -> int:
+    """Grade the submission and send ``<hmac>\\n<results JSON>`` on the channel."""
+    from grader.batch.grading import grade_as_json
+
+    payload = grade_as_json(SUBMISSION_MODULE).encode("utf-8")
+    signature = hmac.new(key, payload, hashlib.sha256).hexdigest().encode("ascii")
+    channel.write(signature + b"\n" + payload)
+    channel.flush()
+    return 0
+
+
+def parse_arguments(argv: list[str]) -> argparse.Namespace:
+    """Read the mode and the limits from the command line."""
+    parser = argparse.ArgumentParser(prog="python -m grader.batch.worker")
+    parser.add_argument("mode", choices=("probe", "grade"))
+    parser.add_argument("--memory-mb", type=int, required=True)
+    parser.add_argument("--output-mb", type=int, required=True)
+    return parser.parse_args(argv)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Set the limits, take the channel, read the key (grade mode), then do the work."""
+    arguments = parse_arguments(sys.argv[1:] if argv is None else argv)
+    set_limits(arguments.memory_mb, arguments.output_mb)
+    channel = take_private_channel()
+    # The key is read before any submission code runs, and stdin is closed after it.
+    key = bytes.fromhex(sys.stdin.readline().strip()) if arguments.mode == "grade" else b""
+    # Later readers of fd 0 (the submission included) see an empty input, not the key pipe.
+    os.dup2(os.open(os.devnull, os.O_RDONLY), 0)
+    if arguments.mode == "probe":
+        return probe(channel)
+    return grade(channel, key)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

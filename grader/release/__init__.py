@@ -1,0 +1,74 @@
+"""Write the learner's copy of the kit, then prove inside it that it works on its own.
+
+``python -m grader release OUT_DIR`` copies the files git tracks, minus the instructor-only
+material listed in :data:`grader.release.files.INSTRUCTOR_ONLY`, changes nothing else, and
+proves that in the copy: ``solutions`` cannot be imported and the kit's packages come from the
+copy; the grader runs against the stubs and reports every task as not implemented yet;
+``python -m sqlite_demo`` completes; every notebook executes.
+"""
+
+from __future__ import annotations
+
+import tempfile
+from pathlib import Path
+
+from grader.i18n import text
+from grader.release.files import KIT_ROOT, write_copy
+from grader.release.isolation import copy_only_environment
+from grader.release.proofs import (
+    FAILED,
+    ProofResult,
+    prove_copy_stands_alone,
+    prove_demo_completes,
+    prove_grader_on_stubs,
+    prove_notebooks_execute,
+)
+
+__all__ = ["ProofResult", "make_release", "prove_release", "render_proofs", "run_release"]
+
+
+def prove_release(copy_dir: Path) -> list[ProofResult]:
+    """Run every proof inside ``copy_dir`` and return their results, in order."""
+    with tempfile.TemporaryDirectory(prefix="grader-release-") as scratch_name:
+        scratch = Path(scratch_name)
+        environment = copy_only_environment(copy_dir, scratch)
+        return [
+            prove_copy_stands_alone(copy_dir, environment),
+            prove_grader_on_stubs(copy_dir, environment, scratch),
+            prove_demo_completes(copy_dir, environment, scratch),
+            *prove_notebooks_execute(copy_dir, environment),
+        ]
+
+
+def make_release(out_dir: Path, kit_root: Path = KIT_ROOT) -> tuple[list[str], list[ProofResult]]:
+    """Write the learner's copy into ``out_dir`` and prove it.
+
+    Returns:
+        The files copied and the proofs' results.
+
+    Raises:
+        FileExistsError: when ``out_dir`` is not empty.
+        ValueError: when ``out_dir`` is inside the kit.
+    """
+    files = write_copy(out_dir, kit_root)
+    return files, prove_release(out_dir.resolve())
+
+
+def render_proofs(proofs: list[ProofResult]) -> str:
+    """Return one line per proof (status, name, detail) for the terminal."""
+    lines = []
+    for proof in proofs:
+        status = text(f"release.outcome.{proof.outcome}")
+        line = f"[{status}] {text(proof.name)}"
+        lines.append(f"{line}: {proof.detail}" if proof.detail else line)
+    return "\n".join(lines)
+
+
+def run_release(out_dir: Path) -> int:
+    """Release, print the summary, and return the exit status: 0 when no proof failed."""
+    files, proofs = make_release(out_dir)
+    print(text("release.copied", count=len(files), path=out_dir))
+    print(render_proofs(proofs))
+    failed = [proof for proof in proofs if proof.outcome == FAILED]
+    print(text("release.failed" if failed else "release.proved", count=len(failed)))
+    return 1 if failed else 0

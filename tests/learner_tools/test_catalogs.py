@@ -1,0 +1,80 @@
+"""Every message exists, non-empty, in English and Chinese, and the compiled files match."""
+
+from __future__ import annotations
+
+import ast
+import gettext
+import string
+from pathlib import Path
+
+import pytest
+from babel.messages.pofile import read_po
+
+from grader import i18n
+
+GRADER_DIR = Path(i18n.__file__).resolve().parents[1]
+
+
+def po_messages(language_code: str) -> dict[str, str]:
+    """The ``.po`` source of one language as ``{message id: sentence}``."""
+    with (i18n.CATALOG_DIR / f"{language_code}.po").open("rb") as source:
+        catalog = read_po(source, abort_invalid=True)
+    return {message.id: message.string for message in catalog if message.id}
+
+
+def mo_messages(language_code: str) -> dict[str, str]:
+    """The compiled ``.mo`` file of one language as ``{message id: sentence}``."""
+    with (i18n.CATALOG_DIR / f"{language_code}.mo").open("rb") as compiled:
+        translations = gettext.GNUTranslations(compiled)
+    entries: dict[str, str] = translations._catalog  # type: ignore[attr-defined]
+    return {key: value for key, value in entries.items() if key}
+
+
+def placeholders(sentence: str) -> set[str]:
+    """The ``{name}`` fields a sentence expects."""
+    return {field for _, field, _, _ in string.Formatter().parse(sentence) if field}
+
+
+def literal_message_ids() -> set[str]:
+    """Every string literal passed as the first argument of ``text(...)`` in the grader."""
+    found = set()
+    for path in GRADER_DIR.rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if (
+                isinstance(node, ast.Call)
+                and getattr(node.func, "id", getattr(node.func, "attr", None)) == "text"
+                and node.args
+                and isinstance(node.args[0], ast.Constant)
+                and isinstance(node.args[0].value, str)
+            ):
+                found.add(node.args[0].value)
+    return found
+
+
+def test_both_languages_have_the_same_message_ids():
+    assert set(po_messages("en")) == set(po_messages("zh"))
+
+
+@pytest.mark.parametrize("language_code", i18n.LANGUAGES)
+def test_no_message_is_empty(language_code):
+    empty = [key for key, sentence in po_messages(language_code).items() if not sentence.strip()]
+    assert empty == []
+
+
+@pytest.mark.parametrize("language_code", i18n.LANGUAGES)
+def test_every_message_the_code_names_is_in_the_catalog(language_code):
+    assert literal_message_ids() - set(po_messages(language_code)) == set()
+
+
+def test_translations_expect_the_same_placeholders_as_english():
+    english, chinese = po_messages("en"), po_messages("zh")
+    mismatched = [
+        key for key in english if placeholders(english[key]) != placeholders(chinese.get(key, ""))
+    ]
+    assert mismatched == []
+
+
+@pytest.mark.parametrize("language_code", i18n.LANGUAGES)
+def test_compiled_catalog_matches_its_source(language_code):
+    # After editing a .po file, run `python -m grader.i18n.compile`.
+    assert mo_messages(language_code) == po_messages(language_code)
