@@ -109,7 +109,9 @@ def list_sessions(log: EventLog) -> tuple[str, ...]:
 def replay_session(log: EventLog, session_id: str) -> list[dict[str, Any]]:
     """Return the session as Chat Completions messages, built fresh on every call."""
     messages: list[dict[str, Any]] = []
-    for event in get_events_for_session(log, session_id):
+    for event in reversed(_newest_first(log)):
+        if event.session_id != session_id:
+            continue
         p = event.payload
         if event.type == "user_message":
             messages.append({"role": "user", "content": p["content"]})
