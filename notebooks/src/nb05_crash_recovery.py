@@ -1,0 +1,241 @@
+"""Notebook 5: SIGKILL the agent service, find the commits in -wal, restart, replay, resume."""
+
+from __future__ import annotations
+
+from cells import code, md
+
+FILENAME = "05_crash_recovery_and_resume.ipynb"
+
+CELLS = [
+    md(r"""
+    # 5. Crash recovery and resume
+
+    Notebook 1 killed an in-memory agent and it forgot everything. Here we do the same to the
+    kit's real agent service, which writes every event to SQLite before it replies:
+
+    1. start the service as a separate process and have a conversation with it;
+    2. kill it with `SIGKILL`, so no cleanup code runs at all;
+    3. look at the files it left behind, in particular the `-wal` file;
+    4. start a new process on the same file and replay the conversation;
+    5. open a second session and check the two stay apart;
+    6. resume a client that had seen only the first four events.
+
+    The whole experiment as a sequence diagram:
+
+    ```mermaid
+    sequenceDiagram
+        autonumber
+        participant C as client (this notebook)
+        participant S as agent service (first process)
+        participant DB as SQLite file and its -wal
+        participant S2 as agent service (restarted)
+        C->>S: POST /sessions/ID/messages "how many orders do I have?"
+        S->>DB: BEGIN IMMEDIATE, INSERT user_message, COMMIT
+        S->>S: the model asks for the tool query_order_count
+        S->>DB: INSERT tool_call, COMMIT
+        S->>DB: INSERT tool_result "42", COMMIT
+        S->>DB: INSERT assistant_message, COMMIT
+        S-->>C: reply "You have 42 orders."
+        Note over S: SIGKILL: the process dies, no cleanup code runs
+        C->>S2: start a new process on the same file
+        S2->>DB: open the file, SQLite recovers every committed transaction from -wal
+        C->>S2: GET /sessions/ID/replay
+        S2->>DB: SELECT events WHERE session_id = ID ORDER BY event_id
+        DB-->>S2: 6 events
+        S2-->>C: the whole conversation, tool call included
+        C->>S2: GET /sessions/ID/events?after=4
+        S2-->>C: events 5 and 6 only
+    ```
+    """),
+    md(r"""
+    ## Start the service and talk to it
+
+    `sqlite_demo.server.ServerProcess` runs `python -m sqlite_demo serve --db FILE` as a child
+    process, waits until it answers `/health`, and can `kill()` it with `SIGKILL`.
+    `sqlite_demo.client.AgentClient` speaks its HTTP API. The service's model is scripted, so
+    the replies are the same on every run.
+    """),
+    code(r'''
+    import atexit
+    import sqlite3
+    import tempfile
+    from pathlib import Path
+
+    from sqlite_demo.client import AgentClient
+    from sqlite_demo.server import ServerProcess
+
+    workdir = tempfile.TemporaryDirectory()
+    DB_PATH = Path(workdir.name) / "agent.db"
+    server = ServerProcess(DB_PATH, log_path=Path(workdir.name) / "server.log")
+    atexit.register(server.stop)  # even if a cell fails, the child dies with this kernel
+    server.start()
+    client = AgentClient(server.url)
+
+
+    def chat(session_id: str, text: str) -> None:
+        """Send one message and print the turn: the reply and the ids of its events."""
+        turn = client.send_message(session_id, text)
+        ids = [event["event_id"] for event in turn["events"]]
+        print(f"user:  {text}\nagent: {turn['reply']}\n       (events {ids})")
+
+
+    order_desk = client.create_session("Order desk")["id"]  # a random id; we use a name
+    chat(order_desk, "hello")
+    chat(order_desk, "how many orders do I have?")
+    '''),
+    md(r"""
+    ## Where the commits are: the `-wal` file
+
+    In WAL mode a commit does not rewrite the database file. SQLite appends the changed pages
+    to `agent.db-wal` and marks the last one as a commit. Only at a **checkpoint** (by default
+    once the WAL holds 1000 pages, or when the last connection closes cleanly) are those pages
+    copied into `agent.db`. Our six events are far below that threshold, so right now they
+    exist *only* in the `-wal` file. (`-shm` is a small shared index of the WAL.)
+    """),
+    code(r'''
+    def show_files() -> None:
+        """List the database's files and their sizes."""
+        for suffix in ("", "-wal", "-shm"):
+            path = Path(f"{DB_PATH}{suffix}")
+            size = f"{path.stat().st_size:>7,} bytes" if path.exists() else "  (does not exist)"
+            print(f"{path.name:<12} {size}")
+
+
+    show_files()
+    '''),
+    md(r"""
+    ## The crash
+
+    `SIGKILL` cannot be caught: the process stops between two instructions. No `finally`
+    block, no `atexit` hook, no `store.close()`, no checkpoint.
+    """),
+    code(r"""
+    exit_status = server.kill()
+    print(f"service killed, exit status {exit_status} (-9 = SIGKILL)\n")
+    show_files()
+    """),
+    md(r"""
+    The files are exactly as the dead process left them: the main file still does not hold
+    the conversation, and the `-wal` file still does. With `synchronous=NORMAL` SQLite did not
+    `fsync` at each commit, and it did not need to: the bytes were handed to the operating
+    system's file cache at `COMMIT`, and the OS keeps them when a *process* dies. (An OS crash
+    or a power cut is different: that is what `synchronous=FULL` pays an `fsync` per commit
+    for.)
+
+    ## The restart: replay brings the conversation back
+
+    A new process opens the same file. Before it reads anything SQLite looks at the `-wal`
+    file, keeps every frame up to the last commit record, and ignores anything after it (a
+    transaction that was cut off half-way never happened). Then an ordinary query sees every
+    committed event.
+    """),
+    code(r"""
+    server.start()  # a brand-new process on the same file and port
+    print("session titles after the restart:", [s["title"] for s in client.list_sessions()])
+    print()
+    for event in client.get_events(order_desk):
+        print(f"{event['event_id']}  {event['type']:<18} {event['payload']}")
+    """),
+    md(r"""
+    Replay folds those events into the messages a model expects, so the agent can continue
+    the conversation as if nothing had happened: the tool call and its result are back too.
+    """),
+    code(r'''
+    def show_transcript(messages: list[dict]) -> None:
+        """Print replayed chat messages one per line, tool calls spelled out."""
+        for message in messages:
+            if message.get("tool_calls"):
+                calls = ", ".join(
+                    f"{call['id']} {call['function']['name']}({call['function']['arguments']})"
+                    for call in message["tool_calls"]
+                )
+                print(f"[assistant] tool_calls: {calls}")
+            elif message["role"] == "tool":
+                print(f"[tool]      {message['tool_call_id']} -> {message['content']}")
+            else:
+                print(f"[{message['role']}]{' ' * (10 - len(message['role']))}{message['content']}")
+
+
+    show_transcript(client.replay(order_desk))
+    '''),
+    md(r"""
+    ## Two sessions, kept apart by the data
+
+    A second conversation, the docs assistant, is opened next to the order desk. Isolation
+    here is not a dictionary in the server's memory: every event row carries its
+    `session_id` and every read filters on it. We replay the order desk before and after the
+    docs assistant talks, and count each session's events.
+    """),
+    code(r"""
+    order_desk_before = client.replay(order_desk)
+
+    docs_assistant = client.create_session("Docs assistant")["id"]
+    chat(docs_assistant, "please summarise this document")
+
+    sessions = {"order desk": order_desk, "docs assistant": docs_assistant}
+    for label, session_id in sessions.items():
+        ids = [event["event_id"] for event in client.get_events(session_id)]
+        print(f"{label:<15} {len(ids)} events: {ids}")
+    unchanged = client.replay(order_desk) == order_desk_before
+    print("order desk unchanged by the other session:", unchanged)
+    """),
+    md(r"""
+    The event ids are one global sequence, so the docs assistant's events take the next
+    numbers, 7 and 8; each session's reads return only its own rows. The restarted process
+    served this new conversation like any other: nothing in it knows there was a crash.
+
+    ## Resume after event 4
+
+    A web client receives events as they are written. Suppose its connection dropped after it
+    had received event 4 (the tool call). When it reconnects it does not need the whole
+    session again, nor does it have to guess: it sends the id of the last event it saw and
+    gets exactly what it missed.
+    """),
+    code(r"""
+    seen = client.get_events(order_desk)[:4]  # what the client had when the connection dropped
+    print("client had:", [event["event_id"] for event in seen])
+
+    missed = client.get_events(order_desk, after=seen[-1]["event_id"])
+    print("after 4:   ", [(event["event_id"], event["type"]) for event in missed])
+
+    last_id = missed[-1]["event_id"]
+    up_to_date = client.get_events(order_desk, after=last_id)
+    print(f"after {last_id}:   ", up_to_date, "(nothing new: the client is up to date)")
+    """),
+    md(r"""
+    This works because the ids only ever grow and are never reused: "after 4" means the same
+    thing today as it will tomorrow. It is the same query as `get_events_for_session(log,
+    session_id, after_event_id=4)` in the exercises of notebook 3, served by the index of
+    notebook 4.
+
+    ## A clean shutdown, for comparison
+
+    Stopped politely, the service closes its store. The last connection to close runs a
+    checkpoint, copies the WAL into the main file and removes the `-wal` file:
+    """),
+    code(r"""
+    client.close()
+    server.stop()
+    show_files()
+
+    check = sqlite3.connect(DB_PATH)
+    count = check.execute("SELECT count(*) FROM events").fetchone()[0]
+    check.close()
+    print(f"\nevents in the main file: {count}")
+    """),
+    md(r"""
+    ## Summary
+
+    * After `SIGKILL`, every committed event was still there: in the `-wal` file, which
+      SQLite folded back in when the next process opened the database.
+    * Recovery needed no code of ours beyond what every request does anyway: read the
+      session's events and replay them.
+    * Sessions stay apart because every row is tagged and every read filters on the tag.
+    * A client resumes with "events after N", which global, never-reused ids make exact.
+
+    Notebook 6 breaks each of these guarantees on purpose, one pitfall at a time.
+    """),
+    code(r"""
+    workdir.cleanup()
+    """),
+]
