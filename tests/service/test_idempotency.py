@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from fastapi.testclient import TestClient
 
@@ -14,13 +15,14 @@ def _new_session(http: TestClient) -> str:
     return session_id
 
 
-def _send(http: TestClient, session: str, content: str, key: str | None = None) -> dict:  # type: ignore[type-arg]
+def _send(http: TestClient, session: str, content: str, key: str | None = None) -> dict[str, Any]:
     headers = {"Idempotency-Key": key} if key else {}
     response = http.post(
         f"/sessions/{session}/messages", json={"content": content}, headers=headers
     )
     assert response.status_code == 200, response.text
-    return response.json()  # type: ignore[no-any-return]
+    result: dict[str, Any] = response.json()
+    return result
 
 
 def test_a_repeated_key_returns_the_first_answer_and_writes_nothing(
