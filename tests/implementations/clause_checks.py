@@ -17,7 +17,7 @@ import solutions
 
 SESSIONS = ("a", "b", "ab")
 CALL_IDS = ("call_1", "call_2", "call_3", "call_4")
-SEEDS = range(30)
+SEEDS = range(20)
 STEPS = 40
 
 
