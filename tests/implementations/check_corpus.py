@@ -67,9 +67,9 @@ def wrong_files() -> list[Path]:
 
 
 def describe(path: Path) -> str:
-    """Return one line: the file's stem, its ``BREAKS_TASK`` (or ``-``) and its summary."""
+    """Return one line: the file's stem, its ``BREAKS_TASK`` (or ``-``) and its first paragraph."""
     module = load_implementation(path)
-    summary = (module.__doc__ or "").strip().splitlines()[0]
+    summary = " ".join((module.__doc__ or "").strip().split("\n\n")[0].split())
     return f"{path.stem:45} {getattr(module, 'BREAKS_TASK', '-'):17} {summary}"
 
 
