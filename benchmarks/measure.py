@@ -1,0 +1,41 @@
+"""Timing helpers: a clock, a median, and "run it k times, keep the median".
+
+The median, not the mean: one run slowed down by a checkpoint, a GC pass or another process
+moves the mean a lot and the median hardly at all, and the median of a handful of runs is a
+figure a second run on the same machine reproduces.
+"""
+
+from __future__ import annotations
+
+import statistics
+import time
+from collections.abc import Callable, Sequence
+
+
+def median(samples: Sequence[float]) -> float:
+    """Return the median of ``samples`` (the mean of the middle two for an even count).
+
+    Raises:
+        ValueError: ``samples`` is empty; a figure measured zero times has no value.
+    """
+    if not samples:
+        raise ValueError("cannot take the median of no samples: run the measurement at least once")
+    return statistics.median(samples)
+
+
+def time_once(action: Callable[[], object]) -> float:
+    """Run ``action`` once and return how long it took, in seconds (``time.perf_counter``)."""
+    start = time.perf_counter()
+    action()
+    return time.perf_counter() - start
+
+
+def median_time(action: Callable[[], object], runs: int) -> float:
+    """Run ``action`` ``runs`` times and return the median duration in seconds.
+
+    Raises:
+        ValueError: ``runs`` is less than 1.
+    """
+    if runs < 1:
+        raise ValueError(f"runs must be at least 1, got {runs}")
+    return median([time_once(action) for _ in range(runs)])

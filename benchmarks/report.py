@@ -1,0 +1,72 @@
+"""Printing the tables with rich, and writing them as Markdown ready for the README."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from rich import box
+from rich.console import Console
+from rich.table import Table as RichTable
+
+from benchmarks.goals import goals_table
+from benchmarks.results import Results
+from benchmarks.tables import Table, chat_table, core_table, ratio_table, replay_table
+
+
+def all_tables(results: Results) -> list[Table]:
+    """The report's tables in reading order: ratios and goals first, then the raw figures."""
+    return [
+        ratio_table(results),
+        goals_table(results),
+        chat_table(results),
+        replay_table(results),
+        core_table(results),
+    ]
+
+
+def print_report(console: Console, results: Results) -> None:
+    """Print every table, then the conditions of the run."""
+    for table in all_tables(results):
+        console.print(_as_rich(table))
+        for note in table.notes:
+            console.print(f"  {note}", style="dim", soft_wrap=True)
+        console.print()
+    console.print(conditions(results))
+
+
+def conditions(results: Results) -> str:
+    """One line on how the run went: its mode, wall time and the machine's load."""
+    mode = "quick (small sizes: a smoke run, not figures to quote)" if results.quick else "full"
+    start, end = results.load_average
+    return (
+        f"Mode: {mode}. Wall time {results.seconds:.0f} s."
+        f" Load average (1 min) {start:.2f} at start, {end:.2f} at end."
+    )
+
+
+def write_markdown(path: Path, results: Results) -> None:
+    """Write every table as GitHub Markdown, with its notes as a list under it."""
+    parts = [_as_markdown(table) for table in all_tables(results)]
+    path.write_text("\n\n".join([*parts, conditions(results)]) + "\n", encoding="utf-8")
+
+
+def _as_rich(table: Table) -> RichTable:
+    rich_table = RichTable(title=table.title, box=box.SIMPLE_HEAVY, title_justify="left")
+    for index, header in enumerate(table.headers):
+        rich_table.add_column(header, justify="left" if index == 0 else "right")
+    for row in table.rows:
+        rich_table.add_row(*row)
+    return rich_table
+
+
+def _as_markdown(table: Table) -> str:
+    lines = [f"**{table.title}**", "", _markdown_row(table.headers)]
+    lines.append("|" + "|".join(["---"] + ["---:"] * (len(table.headers) - 1)) + "|")
+    lines += [_markdown_row(row) for row in table.rows]
+    if table.notes:
+        lines += [""] + [f"- {note}" for note in table.notes]
+    return "\n".join(lines)
+
+
+def _markdown_row(cells: tuple[str, ...]) -> str:
+    return "| " + " | ".join(cell.replace("|", "\\|") for cell in cells) + " |"

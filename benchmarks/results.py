@@ -1,0 +1,84 @@
+"""Everything one benchmark run measured, in one value the report and the charts read."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+from benchmarks.chat_bench import ChatFigures, SkippedSize
+from benchmarks.pure_core import CorePoint
+from benchmarks.scaling import ReplayPoint
+from benchmarks.systems import LoadedSystem, SkippedSystem
+
+
+@dataclass(frozen=True, slots=True)
+class Results:
+    """One run's figures, plus what is needed to read them honestly.
+
+    Attributes:
+        quick: True for ``--quick`` (small sizes: a smoke run, not figures to quote).
+        systems: the systems that ran, in table order.
+        skipped_systems: systems that could not run here, with the reason.
+        chat: append/read figures, one per system and session size.
+        skipped_sizes: sizes a system was not asked for (its limit), with the reason.
+        replay: replay time of one session against database size.
+        core: the pure core's costs against log size.
+        seconds: wall time of the whole run.
+        load_average: the machine's 1-minute load average at the start and at the end.
+    """
+
+    quick: bool
+    systems: list[LoadedSystem]
+    skipped_systems: list[SkippedSystem]
+    chat: list[ChatFigures]
+    skipped_sizes: list[SkippedSize]
+    replay: list[ReplayPoint]
+    core: list[CorePoint]
+    seconds: float
+    load_average: tuple[float, float]
+
+    def sizes(self) -> list[int]:
+        """The session sizes measured, smallest first."""
+        return sorted({figures.messages for figures in self.chat})
+
+    def figures(self, system: str, messages: int) -> ChatFigures | None:
+        """The figures of ``system`` at ``messages`` messages, or None if it did not run."""
+        for figures in self.chat:
+            if figures.system == system and figures.messages == messages:
+                return figures
+        return None
+
+    def ours_like(self, figures: ChatFigures) -> ChatFigures | None:
+        """Our figures at the same size and synchronous setting: the fair baseline."""
+        for name in self.names_with_role("ours"):
+            ours = self.figures(name, figures.messages)
+            if ours is not None and ours.durability.synchronous == figures.durability.synchronous:
+                return ours
+        return None
+
+    def names_with_role(self, role: str) -> list[str]:
+        """The names of the systems that ran with this role, in table order."""
+        return [system.name for system in self.systems if system.entry.role == role]
+
+    def write_json(self, path: Path) -> None:
+        """Write every figure as JSON, for anyone who wants to plot or compare them later."""
+        path.write_text(json.dumps(self._as_json(), indent=2) + "\n", encoding="utf-8")
+
+    def _as_json(self) -> dict[str, Any]:
+        return {
+            "quick": self.quick,
+            "systems": [_system_json(system) for system in self.systems],
+            "skipped_systems": [asdict(skipped) for skipped in self.skipped_systems],
+            "chat": [asdict(figures) for figures in self.chat],
+            "skipped_sizes": [asdict(skipped) for skipped in self.skipped_sizes],
+            "replay_scaling": [asdict(point) for point in self.replay],
+            "pure_core": [asdict(point) for point in self.core],
+            "seconds": self.seconds,
+            "load_average": list(self.load_average),
+        }
+
+
+def _system_json(system: LoadedSystem) -> dict[str, Any]:
+    return {"name": system.name, "role": system.entry.role, **asdict(system.info)}

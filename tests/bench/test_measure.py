@@ -1,0 +1,55 @@
+"""The timing helpers: the median, and timing with a clock the test controls (no real time)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+from benchmarks import measure
+
+
+def test_the_median_of_an_odd_count_is_the_middle_value() -> None:
+    assert measure.median([5.0, 1.0, 3.0]) == 3.0
+
+
+def test_the_median_of_an_even_count_is_the_mean_of_the_middle_two() -> None:
+    assert measure.median([4.0, 1.0, 2.0, 10.0]) == 3.0
+
+
+def test_one_slow_outlier_does_not_move_the_median() -> None:
+    assert measure.median([1.0, 1.0, 2.0, 2.0, 500.0]) == 2.0
+
+
+def test_the_median_of_no_samples_is_refused() -> None:
+    with pytest.raises(ValueError, match="no samples"):
+        measure.median([])
+
+
+def _fake_clock(monkeypatch: pytest.MonkeyPatch, readings: list[float]) -> None:
+    ticks: Iterator[float] = iter(readings)
+    monkeypatch.setattr(measure.time, "perf_counter", lambda: next(ticks))
+
+
+def test_time_once_runs_the_action_and_returns_the_clock_difference(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    calls: list[str] = []
+    _fake_clock(monkeypatch, [10.0, 12.5])
+    assert measure.time_once(lambda: calls.append("ran")) == 2.5
+    assert calls == ["ran"]
+
+
+def test_median_time_runs_the_action_once_per_run_and_keeps_the_median(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    calls: list[str] = []
+    # Three runs lasting 3 s, 1 s and 2 s: the median is 2 s.
+    _fake_clock(monkeypatch, [0.0, 3.0, 10.0, 11.0, 20.0, 22.0])
+    assert measure.median_time(lambda: calls.append("ran"), runs=3) == 2.0
+    assert len(calls) == 3
+
+
+def test_median_time_refuses_fewer_than_one_run() -> None:
+    with pytest.raises(ValueError, match="at least 1"):
+        measure.median_time(lambda: None, runs=0)

@@ -1,0 +1,69 @@
+"""``python -m benchmarks --quick`` runs end to end: exit 0, valid charts, every system named.
+
+Which frameworks run depends on what is installed (the ``bench`` extra); the tool itself
+skips the missing ones, so this test passes with or without them. It asserts nothing about
+speed: timings on a shared machine are not facts a test can rely on.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from PIL import Image
+
+from benchmarks.charts import CHART_FILES
+
+REPOSITORY = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture(scope="module")
+def quick_run(tmp_path_factory: pytest.TempPathFactory) -> tuple[str, Path]:
+    """Run the quick benchmark once for the whole module; return its output and out dir."""
+    out = tmp_path_factory.mktemp("bench-out")
+    finished = subprocess.run(
+        [sys.executable, "-m", "benchmarks", "--quick", "--out", str(out)],
+        cwd=REPOSITORY,
+        capture_output=True,
+        text=True,
+        timeout=280,
+        check=False,
+    )
+    assert finished.returncode == 0, f"exit {finished.returncode}\n{finished.stderr[-3000:]}"
+    return finished.stdout, out
+
+
+def test_every_chart_is_a_non_empty_valid_png(quick_run: tuple[str, Path]) -> None:
+    _, out = quick_run
+    for name in CHART_FILES:
+        path = out / name
+        assert path.stat().st_size > 0, f"{name} is empty"
+        with Image.open(path) as image:
+            assert image.format == "PNG", f"{name} is {image.format}, not PNG"
+            image.verify()  # raises if the file is truncated or its checksums are wrong
+
+
+def test_the_printed_tables_name_every_system_that_ran(quick_run: tuple[str, Path]) -> None:
+    stdout, out = quick_run
+    ran = [system["name"] for system in json.loads((out / "results.json").read_text())["systems"]]
+    assert "ours (NORMAL)" in ran and "raw sqlite3 (NORMAL)" in ran
+    missing = [name for name in ran if name not in stdout]
+    assert not missing, f"systems that ran but are not in the printed tables: {missing}"
+
+
+def test_every_skipped_system_is_reported_with_its_reason(quick_run: tuple[str, Path]) -> None:
+    stdout, out = quick_run
+    skipped = json.loads((out / "results.json").read_text())["skipped_systems"]
+    for system in skipped:
+        assert f"skipping {system['name']}" in stdout
+        assert system["reason"]
+
+
+def test_the_markdown_report_holds_the_ratio_and_goal_tables(quick_run: tuple[str, Path]) -> None:
+    _, out = quick_run
+    markdown = (out / "results.md").read_text()
+    assert "Ratios against ours" in markdown
+    assert "**Goals**" in markdown
