@@ -19,7 +19,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from grader.batch import grading, worker
+from grader.batch import results as results_format
+from grader.batch import worker
 from grader.batch.discovery import Submission, install_submission
 from grader.batch.sandbox import Limits, StepOutcome, limit_arguments, run_step
 
@@ -127,7 +128,7 @@ def row_from_grading(submission_id: str, outcome: StepOutcome, key: bytes) -> Ro
     results = verified_results(outcome.channel, key)
     if results is None:
         return Row(submission_id, INVALID_RESULTS)
-    return Row(submission_id, grading.row_status(results) or GRADED, results)
+    return Row(submission_id, results_format.row_status(results) or GRADED, results)
 
 
 def verified_results(message: bytes, key: bytes) -> dict[str, Any] | None:

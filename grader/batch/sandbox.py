@@ -27,7 +27,7 @@ class Limits:
     """What one submission may use: memory (MiB), log output (MiB) and wall-clock seconds."""
 
     memory_mb: int = 1024
-    output_mb: int = 8
+    output_mb: int = 2
     import_seconds: float = 10.0
     grading_seconds: float = 120.0
 

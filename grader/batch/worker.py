@@ -76,7 +76,7 @@ def probe(channel: BinaryIO) -> int:
 
 def grade(channel: BinaryIO, key: bytes) -> int:
     """Grade the submission and send ``<hmac>\\n<results JSON>`` on the channel."""
-    from grader.batch.grading import grade_as_json
+    from grader.batch.results import grade_as_json
 
     payload = grade_as_json(SUBMISSION_MODULE).encode("utf-8")
     signature = hmac.new(key, payload, hashlib.sha256).hexdigest().encode("ascii")

@@ -11,7 +11,7 @@ import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 
-from grader.batch import grading
+from grader.batch import results as results_format
 from grader.i18n import text
 from grader.release.isolation import run_python
 
@@ -64,7 +64,8 @@ def prove_grader_on_stubs(
     done = run_python(arguments, environment, scratch, GRADER_SECONDS)
     if done.returncode != 1 or not results_path.is_file():
         return ProofResult(name, FAILED, f"exit status {done.returncode}\n{done.stderr[-2000:]}")
-    unexpected = grading.tasks_not_reported_as_stubs(json.loads(results_path.read_text("utf-8")))
+    report = json.loads(results_path.read_text("utf-8"))
+    unexpected = results_format.tasks_not_reported_as_stubs(report)
     if unexpected:
         return ProofResult(name, FAILED, ", ".join(unexpected))
     return ProofResult(name, PASSED)

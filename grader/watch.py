@@ -1,0 +1,75 @@
+"""``python -m grader --watch``: grade again every time an exercise file is saved.
+
+After each grading the learner sees how far they are (tasks done out of all), the next task
+that is not passing yet, and that task's first hint; ``--hint`` reveals stronger ones. The
+file watching is watchfiles' job: it groups the bursts of events an editor makes on one save
+(write, rename, chmod) into a single batch, so one save means one grading.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from pathlib import Path
+from typing import Protocol
+
+from grader.i18n import text
+
+# Editors touch a file several times per save; changes this close together are one save.
+DEBOUNCE_MS = 400
+
+
+class TaskOutcome(Protocol):
+    """What the learner loop reads from a task's result."""
+
+    task_id: str
+    number: int
+    name: str
+    status: str
+    hints: tuple[str, ...]
+
+
+def first_unfinished(results: Sequence[TaskOutcome], passed: str) -> TaskOutcome | None:
+    """Return the first task, in task order, whose status is not ``passed``; None if all pass."""
+    return next((result for result in results if result.status != passed), None)
+
+
+def render_progress(results: Sequence[TaskOutcome], passed: str) -> str:
+    """Return the learner loop's summary: tasks done, then the next task and its first hint."""
+    done = sum(result.status == passed for result in results)
+    lines = [text("watch.progress", done=done, total=len(results))]
+    unfinished = first_unfinished(results, passed)
+    if unfinished is None:
+        lines.append(text("watch.all_done"))
+        return "\n".join(lines)
+    lines.append(text("watch.next_task", number=unfinished.number, name=unfinished.name))
+    if unfinished.hints:
+        lines.append(text("watch.first_hint", hint=unfinished.hints[0]))
+    return "\n".join(lines)
+
+
+def save_events(paths: Sequence[Path]) -> Iterable[object]:
+    """Yield once per save of a ``.py`` file under ``paths``, until Ctrl+C."""
+    from watchfiles import PythonFilter, watch
+
+    return watch(*paths, watch_filter=PythonFilter(), debounce=DEBOUNCE_MS, raise_interrupt=False)
+
+
+def watch_and_grade(
+    paths: Sequence[Path],
+    grade_and_show: Callable[[], None],
+    saves: Iterable[object] | None = None,
+) -> None:
+    """Grade once, then again after every save, until Ctrl+C (or ``saves`` runs out).
+
+    Args:
+        paths: the folders or files to watch.
+        grade_and_show: grades the learner's code and prints the report and progress.
+        saves: the save events; watchfiles' when None (tests pass a finite list).
+    """
+    grade_and_show()
+    listed = ", ".join(str(path) for path in paths)
+    print(text("watch.waiting", paths=listed))
+    for _ in save_events(paths) if saves is None else saves:
+        print(text("watch.regrading"))
+        grade_and_show()
+        print(text("watch.waiting", paths=listed))
