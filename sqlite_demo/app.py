@@ -38,6 +38,7 @@ from sqlite_demo.http_errors import (
     BodySizeLimit,
     install_error_handlers,
 )
+from sqlite_demo.model import Model, scripted_model
 from sqlite_demo.store import Session, SqliteEventStore, StoredEvent
 
 MAX_TITLE_CHARS: Final = 200
@@ -62,15 +63,22 @@ IdempotencyKey = Annotated[
     str | None,
     Header(alias="Idempotency-Key", min_length=1, max_length=MAX_IDEMPOTENCY_KEY_CHARS),
 ]
-AfterEventId = Annotated[int, Query(ge=0, description="return events with event_id > after")]
+#: SQLite's largest integer; a bigger ``after`` cannot even be compared with an event id.
+MAX_EVENT_ID: Final = 2**63 - 1
+AfterEventId = Annotated[
+    int, Query(ge=0, le=MAX_EVENT_ID, description="return events with event_id > after")
+]
 
 
-def create_app(db_path: str | Path, synchronous: Synchronous = "NORMAL") -> FastAPI:
+def create_app(
+    db_path: str | Path, synchronous: Synchronous = "NORMAL", model: Model = scripted_model
+) -> FastAPI:
     """Build the service; the store opens when the app starts and closes when it stops.
 
     Args:
         db_path: the SQLite file (created with its schema when missing).
         synchronous: ``"NORMAL"`` survives a killed process, ``"FULL"`` a power cut too.
+        model: the brain of the agent loop; tests pass one that fails on purpose.
     """
 
     @asynccontextmanager
@@ -78,7 +86,7 @@ def create_app(db_path: str | Path, synchronous: Synchronous = "NORMAL") -> Fast
         store = SqliteEventStore(db_path, synchronous=synchronous)
         app.state.store = store
         app.state.lock = threading.Lock()
-        app.state.agent = Agent(store, lock=app.state.lock)
+        app.state.agent = Agent(store, model, lock=app.state.lock)
         try:
             yield
         finally:

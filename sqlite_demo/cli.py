@@ -26,10 +26,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         return run_demo(db_path=getattr(args, "db", None))
     if args.command == "serve":
-        from sqlite_demo.server import serve
-
-        serve(args.db, host=args.host, port=args.port)
-        return 0
+        return _serve(args.db, args.host, args.port)
     return _backup(parser, Path(args.src), Path(args.dest))
 
 
@@ -59,6 +56,17 @@ def _port(text: str) -> int:
     if not 0 <= port <= 65535:
         raise argparse.ArgumentTypeError(f"a port is between 0 and 65535, got {port}")
     return port
+
+
+def _serve(db: Path, host: str, port: int) -> int:
+    from sqlite_demo.server import serve
+
+    try:
+        serve(db, host=host, port=port)
+    except OSError as error:
+        print(f"cannot serve on {host}:{port}: {error}", file=sys.stderr)
+        return 1
+    return 0
 
 
 def _backup(parser: argparse.ArgumentParser, src: Path, dest: Path) -> int:

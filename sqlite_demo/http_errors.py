@@ -50,6 +50,7 @@ def install_error_handlers(app: FastAPI) -> None:
     app.add_exception_handler(ApiError, _api_error)
     app.add_exception_handler(RequestValidationError, _validation_error)
     app.add_exception_handler(StarletteHTTPException, _http_error)
+    app.add_exception_handler(Exception, _internal_error)
 
 
 async def _api_error(request: Request, error: Exception) -> JSONResponse:
@@ -61,6 +62,14 @@ async def _http_error(request: Request, error: Exception) -> JSONResponse:
     assert isinstance(error, StarletteHTTPException)
     code = _STATUS_CODES.get(error.status_code, "http_error")
     return JSONResponse(error_body(code, str(error.detail)), status_code=error.status_code)
+
+
+async def _internal_error(request: Request, error: Exception) -> JSONResponse:
+    # Starlette still logs the traceback; the client gets the usual shape and the one
+    # thing it can do: retry. Steps committed before the failure are finished by the next
+    # request on the session, and an Idempotency-Key makes the retry safe.
+    message = "the server failed to finish the request; retry it with the same Idempotency-Key"
+    return JSONResponse(error_body("internal_error", message), status_code=500)
 
 
 async def _validation_error(request: Request, error: Exception) -> JSONResponse:

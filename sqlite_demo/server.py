@@ -11,6 +11,7 @@ code runs, exactly like a crash), and ``start()`` it again on the same file and 
 
 from __future__ import annotations
 
+import ipaddress
 import os
 import re
 import signal
@@ -34,17 +35,31 @@ _LISTENING = re.compile(r"^listening on (http://\S+:(\d+))$", re.MULTILINE)
 def serve(db_path: str | Path, host: str = "127.0.0.1", port: int = 0) -> None:
     """Serve the agent on ``host:port`` until interrupted; port 0 picks a free port.
 
-    Prints ``listening on http://HOST:PORT`` (flushed) once the socket is bound.
+    Prints ``listening on http://ADDRESS:PORT`` (flushed) once the socket is bound.
+
+    Raises:
+        OSError: the address cannot be resolved or bound (in use, not local, not permitted).
     """
-    sock = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET)
+    sock = _listening_socket(host, port)
+    address, bound_port = sock.getsockname()[:2]
+    url_host = f"[{address}]" if ":" in address else address
+    print(f"listening on http://{url_host}:{bound_port}", flush=True)
+    if not ipaddress.ip_address(address).is_loopback:
+        warning = "warning: no authentication; anyone reaching this address reads every session"
+        print(warning, file=sys.stderr, flush=True)
+    config = uvicorn.Config(create_app(db_path), log_level="warning", access_log=False)
+    uvicorn.Server(config).run(sockets=[sock])
+
+
+def _listening_socket(host: str, port: int) -> socket.socket:
+    family, kind, _, _, address = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)[0]
+    sock = socket.socket(family, kind)
     # A restarted server must get its port back at once, though the killed one left
     # connections in TIME_WAIT on it.
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    sock.bind((host, port))
+    sock.bind(address)
     sock.listen(128)
-    print(f"listening on http://{host}:{sock.getsockname()[1]}", flush=True)
-    config = uvicorn.Config(create_app(db_path), log_level="warning", access_log=False)
-    uvicorn.Server(config).run(sockets=[sock])
+    return sock
 
 
 class ServerProcess:
@@ -76,9 +91,11 @@ class ServerProcess:
         """Start the child and wait until ``/health`` answers; reuse the port once known.
 
         Raises:
-            RuntimeError: the child exited or did not answer in time; the message holds
-                the end of its log.
+            RuntimeError: the child exited or did not answer in time (the message holds
+                the end of its log), or this server is running already.
         """
+        if self._process is not None:
+            raise RuntimeError(f"the server on {self.db_path} is running already")
         command = [sys.executable, "-m", "sqlite_demo", "serve", "--db", str(self.db_path)]
         command += ["--port", str(self.port)]
         log_start = self.log_path.stat().st_size if self.log_path.exists() else 0

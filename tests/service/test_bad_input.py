@@ -97,6 +97,8 @@ BAD_REQUESTS = [
                "invalid_request", params={"after": "abc"}),
     BadRequest("a fractional after", "GET", "/sessions/{session}/events", 422,
                "invalid_request", params={"after": "1.5"}),
+    BadRequest("an after beyond SQLite's integers", "GET", "/sessions/{session}/events", 422,
+               "invalid_request", params={"after": str(2**63)}),
     BadRequest("an unknown route", "GET", "/nowhere", 404, "not_found"),
     BadRequest("a wrong method", "DELETE", "/sessions", 405, "method_not_allowed"),
 ]  # fmt: skip

@@ -8,6 +8,7 @@ what a server killed mid-turn leaves behind, then starting the service on that f
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -15,6 +16,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from sqlite_demo.app import create_app
+from sqlite_demo.model import ModelStep, scripted_model
 from sqlite_demo.store import SqliteEventStore
 from tests.service.helpers import conversation_problems
 
@@ -100,3 +102,24 @@ def test_a_finished_session_is_left_alone(db_path: Path) -> None:
 
     assert turn["recovered_events"] == []
     assert turn["events"][0]["event_id"] == len(FULL_TURN) + 1
+
+
+def test_a_model_failure_mid_turn_is_a_500_and_the_next_request_finishes_the_turn(
+    db_path: Path,
+) -> None:
+    failures = iter([True])  # fail once, at the first answer after a tool result
+
+    def flaky_model(messages: Sequence[Mapping[str, Any]]) -> ModelStep:
+        if messages[-1]["role"] == "tool" and next(failures, False):
+            raise RuntimeError("the model API timed out")
+        return scripted_model(messages)
+
+    app = create_app(db_path, model=flaky_model)
+    with TestClient(app, raise_server_exceptions=False) as http:
+        session = http.post("/sessions", json={"title": "订单客服"}).json()["id"]
+        failed = http.post(f"/sessions/{session}/messages", json={"content": QUESTION})
+        turn = http.post(f"/sessions/{session}/messages", json={"content": "你好"}).json()
+
+    assert failed.status_code == 500
+    assert failed.json()["error"]["code"] == "internal_error"
+    assert _shape(turn["recovered_events"]) == [("assistant_message", ANSWER)]
