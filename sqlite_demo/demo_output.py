@@ -105,3 +105,21 @@ class Checklist:
     def failures(self) -> int:
         """How many checks did not hold."""
         return sum(not holds for _, holds in self.results)
+
+
+def print_summary(checks: Checklist, console: Console, seconds: float) -> int:
+    """Print one verdict line per phase and the total; return the demo's exit status.
+
+    Returns:
+        0 when every check held, 1 otherwise.
+    """
+    console.print()
+    for phase, held in checks.phase_verdicts():
+        verdict = "[green]passed[/green]" if held else "[bold red]FAILED[/bold red]"
+        console.print(f"{escape(phase)}: {verdict}")
+    total = len(checks.results)
+    if checks.failures:
+        console.print(f"[bold red]{checks.failures} of {total} checks FAILED[/bold red]")
+        return 1
+    console.print(f"[bold green]all {total} checks passed[/bold green] in {seconds:.1f} s")
+    return 0
