@@ -72,7 +72,11 @@ def run(plan: Plan, quick: bool, console: Console) -> Results:
     systems, skipped_systems = load_systems()
     for skipped in skipped_systems:
         console.print(f"[yellow]skipping {skipped.name}[/]: {skipped.reason}")
-    progress = console.print
+
+    def progress(line: str) -> None:
+        console.print(line)
+        console.file.flush()  # show progress at once, even when the output goes to a file
+
     chat, skipped_sizes = run_chat_benchmark(systems, plan.chat_sizes, progress)
     replay = run_replay_scaling(plan.database_sizes, plan.replay_repeats, progress)
     core = run_pure_core(plan.core_sizes, plan.core_repeats, progress)

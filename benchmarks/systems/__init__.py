@@ -111,6 +111,7 @@ __all__ = [
     "ChatStore",
     "Durability",
     "LoadedSystem",
+    "Role",
     "SkippedSystem",
     "SystemEntry",
     "load_systems",
