@@ -7,6 +7,24 @@ the size guard), has the same body, so a client needs one error path::
 
 Nothing is written before a request has passed every check, so a refused request leaves
 the database exactly as it was.
+
+======  ======================  ==========================================================
+status  code                    when
+======  ======================  ==========================================================
+400     malformed_json          the body is not JSON at all
+404     unknown_session         no session has this id
+404     not_found               no such route
+405     method_not_allowed      the route exists, the method does not
+409     idempotency_key_reused  the key was used before for a different message
+413     content_too_large       content over 64 KiB of UTF-8, or a body over 1 MiB (a
+                                declared Content-Length over it is refused unread)
+422     invalid_request         JSON of the wrong shape: a missing, unknown (extra) or
+                                wrong-typed field, an empty content or title, a title over
+                                200 characters, an ``after`` that is not an int >= 0, an
+                                empty or over-long Idempotency-Key
+500     internal_error          the server failed mid-turn; the next request finishes the
+                                turn, and a retry with the same key is safe
+======  ======================  ==========================================================
 """
 
 from __future__ import annotations
