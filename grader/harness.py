@@ -1,0 +1,310 @@
+"""A trial: learner functions called one by one, each call written down as Python code.
+
+Properties drive a :class:`Trial`; when one finds a broken promise it raises
+:class:`~grader.failures.PropertyFailure` with the calls made so far, so the report can show
+the shrunk counterexample as a program the learner can paste and run.
+"""
+
+from __future__ import annotations
+
+import copy
+import os
+import traceback
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from typing import Any, NoReturn
+
+from hypothesis import reject
+
+from grader import messages
+from grader.failures import Failure, PropertyFailure
+from grader.loading import Target
+from grader.oracle import ModelEvent, ModelLog
+from grader.programs import Append
+from grader.rendering import literal, sanitize, show
+from grader.views import EventView, Unreadable, event_view, plain, plain_sequence
+
+
+#: Called with a function name just before learner code runs; the worker process points it
+#: at shared memory so the supervisor can name the call that never returned.
+def _no_progress(function: str) -> None:
+    """Default progress hook: nobody is watching."""
+
+
+progress: Callable[[str], None] = _no_progress
+
+
+@dataclass(frozen=True)
+class LogVar:
+    """A learner log, the name it has in the transcript, and the oracle's twin of it."""
+
+    value: Any
+    name: str
+    model: ModelLog
+
+
+@dataclass(frozen=True)
+class EventVar:
+    """A learner event, its transcript name, and what the oracle says it should be."""
+
+    value: Any
+    name: str
+    model: ModelEvent
+
+
+@dataclass(frozen=True)
+class Raised:
+    """Learner code raised instead of returning."""
+
+    error: Exception
+    where: str | None
+
+    def describe(self) -> str:
+        kind, text = type(self.error).__name__, sanitize(str(self.error))
+        if self.where:
+            return messages.RAISED_AT.format(kind=kind, message=text, where=self.where)
+        return messages.RAISED.format(kind=kind, message=text)
+
+
+class Trial:
+    """One run of one property against the target, with its transcript.
+
+    Args:
+        target: the loaded learner functions.
+        on_refusal: what a ValueError on a valid append means: ``"skip"`` discards the example
+            (refusing valid input is the reject_bad_input task's business, so other tasks do
+            not judge it), ``"fail"`` makes it the failure.
+    """
+
+    def __init__(self, target: Target, on_refusal: str = "skip") -> None:
+        self.target = target
+        self.on_refusal = on_refusal
+        self.lines: list[str] = []
+        self._names: set[str] = set()
+
+    # --- failing ---------------------------------------------------------------------------
+    def fail(
+        self, sentence: str, call: str | None, outcome: Iterable[str], status: str = ""
+    ) -> NoReturn:
+        lines = (*self.lines, call) if call else tuple(self.lines)
+        failure = Failure(sentence, lines, tuple(outcome), status or messages.STATUS_FAILED)
+        raise PropertyFailure(failure)
+
+    # --- calling learner code ------------------------------------------------------------------
+    def attempt(self, sentence: str, function: str, code: str, *args: Any, **kwargs: Any) -> Any:
+        """Call a learner function; return its value or a :class:`Raised` (never raises it)."""
+        progress(function)
+        try:
+            return self.target.functions[function](*args, **kwargs)
+        except NotImplementedError:
+            outcome = messages.NOT_IMPLEMENTED_CALL.format(function=function)
+            self.fail(sentence, code, [outcome], messages.STATUS_NOT_IMPLEMENTED)
+        except SystemExit as error:
+            self.fail(
+                sentence,
+                code,
+                [messages.CALLED_EXIT.format(code=literal(error.code))],
+                messages.STATUS_ERROR,
+            )
+        except Exception as error:
+            return Raised(error, self._where(error))
+        except BaseException as error:
+            if isinstance(error, KeyboardInterrupt):
+                raise
+            outcome = messages.RAISED_CONTROL.format(kind=type(error).__name__)
+            self.fail(sentence, code, [outcome], messages.STATUS_ERROR)
+
+    def call(self, sentence: str, function: str, code: str, *args: Any, **kwargs: Any) -> Any:
+        """Call a learner function; any exception it raises breaks ``sentence``."""
+        result = self.attempt(sentence, function, code, *args, **kwargs)
+        if isinstance(result, Raised):
+            self.fail(sentence, code, [result.describe()])
+        return result
+
+    def _where(self, error: Exception) -> str | None:
+        frames = traceback.extract_tb(error.__traceback__)
+        learner = [f for f in frames if self.target.owns(f.filename)]
+        if not learner:
+            return None
+        return f"{_short_path(learner[-1].filename)}:{learner[-1].lineno}"
+
+    # --- building logs -----------------------------------------------------------------------
+    def create(self) -> LogVar:
+        code = "log0 = create_event_log()"
+        value = self.call(messages.ACCEPT["plain"], "create_event_log", code)
+        self.lines.append(code)
+        self._names.add("log0")
+        return LogVar(value, "log0", ModelLog())
+
+    def append(
+        self, log: LogVar, append: Append, payload: Any = None, payload_name: str | None = None
+    ) -> tuple[LogVar, EventVar]:
+        """Append a valid event; ``payload`` (default: a deep copy of the append's) is passed."""
+        model, model_event = log.model.append(append.session_id, append.event_type, append.payload)
+        new_name = self._fresh_name(f"log{len(model.events)}")
+        event_name = self._fresh_name(f"e{len(model.events)}")
+        payload = copy.deepcopy(append.payload) if payload is None else payload
+        code = f"{new_name}, {event_name} = " + _append_code(
+            log.name, append.session_id, append.event_type, payload_name or literal(payload)
+        )
+        result = self.attempt(
+            messages.ACCEPT["plain"],
+            "append_event",
+            code,
+            log.value,
+            append.session_id,
+            append.event_type,
+            payload,
+        )
+        if isinstance(result, Raised):
+            self._refused_valid(append, code, result)
+        try:
+            new_value, event = result
+        except Exception:
+            self.fail(
+                messages.APPEND_RETURNS_PAIR, code, [messages.NOT_A_PAIR.format(value=show(result))]
+            )
+        self.lines.append(code)
+        return LogVar(new_value, new_name, model), EventVar(event, event_name, model_event)
+
+    def _refused_valid(self, append: Append, code: str, raised: Raised) -> None:
+        if not isinstance(raised.error, ValueError):
+            self.fail(messages.ACCEPT["plain"], code, [raised.describe()])
+        if self.on_refusal == "skip":
+            reject()
+        feature = append.unusual[0] if append.unusual else "plain"
+        kind, text = type(raised.error).__name__, sanitize(str(raised.error))
+        self.fail(
+            messages.ACCEPT[feature], code, [messages.REFUSED_VALID.format(kind=kind, message=text)]
+        )
+
+    def _fresh_name(self, name: str) -> str:
+        candidate, suffix = name, 1
+        while candidate in self._names:
+            suffix += 1
+            candidate = f"{name}_{suffix}"
+        self._names.add(candidate)
+        return candidate
+
+    # --- reading ---------------------------------------------------------------------------------
+    def events(
+        self, sentence: str, log: LogVar, session: str, after: int | None = None
+    ) -> tuple[str, list[EventView]]:
+        """Call get_events_for_session; return the call's code and the events as views."""
+        code = events_code(log.name, session, after)
+        kwargs = {} if after is None else {"after_event_id": after}
+        result = self.call(sentence, "get_events_for_session", code, log.value, session, **kwargs)
+        return code, self.as_views(sentence, code, result)
+
+    def as_views(self, sentence: str, code: str, result: Any) -> list[EventView]:
+        try:
+            return [event_view(event) for event in plain_sequence(result, "the result")]
+        except Unreadable as problem:
+            outcome = messages.UNREADABLE.format(what=problem.what, value=show(result))
+            self.fail(messages.EVENT_READABLE, code, [outcome])
+
+    def event(self, sentence: str, event: EventVar) -> EventView:
+        """Read an event returned by append_event as a view."""
+        try:
+            return event_view(event.value)
+        except Unreadable as problem:
+            outcome = messages.UNREADABLE.format(what=problem.what, value=show(event.value))
+            self.fail(messages.EVENT_READABLE, event.name, [outcome])
+
+    def sessions(self, sentence: str, log: LogVar) -> tuple[str, list[Any]]:
+        code = f"list_sessions({log.name})"
+        result = self.call(sentence, "list_sessions", code, log.value)
+        return code, self.as_list(sentence, code, result)
+
+    def replay(self, sentence: str, log: LogVar, session: str) -> tuple[str, Any]:
+        """Call replay_session; return the code and the raw result (may be mutated later)."""
+        code = f"replay_session({log.name}, {literal(session)})"
+        return code, self.call(sentence, "replay_session", code, log.value, session)
+
+    def as_list(self, sentence: str, code: str, result: Any) -> list[Any]:
+        try:
+            return [plain(item) for item in plain_sequence(result, "the result")]
+        except Unreadable as problem:
+            outcome = messages.UNREADABLE.format(what=problem.what, value=show(result))
+            self.fail(sentence, code, [outcome])
+
+    # --- observing a log without judging the reads themselves -------------------------------
+    def observe(
+        self, log: LogVar, sessions: Iterable[str], replays: bool = True
+    ) -> list[tuple[str, Any]]:
+        """Every available read on ``log``, as (code, plain answer or raised error) pairs.
+
+        Used to check that something did *not* change a log: the answers are compared with
+        later answers of the same reads, never with the oracle, so a wrong read function
+        does not make an unrelated task fail.
+        """
+        observations = []
+        readers = self.target.readers
+        for session in sessions:
+            if "get_events_for_session" in readers:
+                code = events_code(log.name, session, None)
+                observations.append(
+                    (code, self._quiet(code, "get_events_for_session", log.value, session))
+                )
+        if "list_sessions" in readers:
+            code = f"list_sessions({log.name})"
+            observations.append((code, self._quiet(code, "list_sessions", log.value)))
+        for session in sessions:
+            if replays and "replay_session" in readers:
+                code = f"replay_session({log.name}, {literal(session)})"
+                observations.append((code, self._quiet(code, "replay_session", log.value, session)))
+        return observations
+
+    def _quiet(self, code: str, function: str, *args: Any) -> Any:
+        result = self.attempt(messages.OLD_LOG_UNCHANGED, function, code, *args)
+        if isinstance(result, Raised):
+            return ("raised", result.describe())
+        try:
+            items = plain_sequence(result, "the result")
+            return [
+                event_view(item) if function == "get_events_for_session" else plain(item)
+                for item in items
+            ]
+        except Unreadable:
+            return ("unreadable", show(result))
+        except Exception as error:
+            return ("unreadable", type(error).__name__)
+
+    def compare_observations(
+        self, sentence: str, before: list[tuple[str, Any]], after: list[tuple[str, Any]]
+    ) -> None:
+        """Fail with ``sentence`` at the first read whose answer changed."""
+        for (code, old), (_, new) in zip(before, after, strict=True):
+            if old != new:
+                outcome = [
+                    messages.READ_BEFORE.format(value=_show_observation(old)),
+                    messages.READ_AFTER_CHANGE.format(value=_show_observation(new)),
+                ]
+                self.fail(sentence, code, outcome)
+
+
+def events_code(log_name: str, session: Any, after: int | None) -> str:
+    suffix = "" if after is None else f", after_event_id={after}"
+    return f"get_events_for_session({log_name}, {literal(session)}{suffix})"
+
+
+def _append_code(log_name: str, session: Any, event_type: Any, payload_code: str) -> str:
+    return f"append_event({log_name}, {literal(session)}, {literal(event_type)}, {payload_code})"
+
+
+def _show_observation(value: Any) -> str:
+    if isinstance(value, tuple) and len(value) == 2 and value[0] in ("raised", "unreadable"):
+        return str(value[1])
+    if isinstance(value, list):
+        return (
+            "[" + ", ".join(str(v) if isinstance(v, EventView) else literal(v) for v in value) + "]"
+        )
+    return literal(value)
+
+
+def _short_path(path: str) -> str:
+    try:
+        relative = os.path.relpath(path)
+    except ValueError:
+        return path
+    return path if relative.startswith("..") else relative

@@ -1,0 +1,80 @@
+"""The graded properties, one module per task, and the machinery that runs one of them.
+
+A property is a hypothesis test over generated programs. Running it returns ``None`` when
+every example passed, or the :class:`~grader.failures.Failure` of the smallest example
+hypothesis could shrink to.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from hypothesis import HealthCheck, Phase, Verbosity, given, settings
+from hypothesis import strategies as st
+from hypothesis.errors import Unsatisfiable
+
+from grader import messages
+from grader.failures import Failure, PropertyFailure
+from grader.loading import Target
+
+# Determinism is a promise to learners: the same code always gets the same score and the
+# same counterexample. So: a seed derived from the test (derandomize), no example database,
+# no timing-based deadline, no "explain" phase (its notes depend on coverage tracing).
+BASE_SETTINGS = settings(
+    derandomize=True,
+    database=None,
+    deadline=None,
+    print_blob=False,
+    report_multiple_bugs=False,
+    verbosity=Verbosity.quiet,
+    phases=(Phase.explicit, Phase.generate, Phase.shrink),
+    suppress_health_check=list(HealthCheck),
+)
+
+
+@dataclass(frozen=True)
+class Property:
+    """One hypothesis test: examples from ``strategy``, each checked by ``check``."""
+
+    name: str
+    strategy: st.SearchStrategy[Any]
+    check: Callable[[Target, Any], None]
+    max_examples: int
+
+
+def run_property(prop: Property, target: Target) -> Failure | None:
+    """Run one property; return the shrunk failure, or None when it holds."""
+
+    @settings(BASE_SETTINGS, max_examples=prop.max_examples)
+    @given(prop.strategy)
+    def property_holds(example: Any) -> None:
+        prop.check(target, example)
+
+    try:
+        property_holds()
+    except PropertyFailure as found:
+        return found.failure
+    except Unsatisfiable:
+        return Failure(messages.REFUSED_EVERY_APPEND)
+    except BaseExceptionGroup as group:  # hypothesis's FlakyFailure is an exception group
+        return _from_group(group)
+    return None
+
+
+def _from_group(group: BaseExceptionGroup[Any]) -> Failure:
+    matched, _ = group.split(PropertyFailure)
+    if matched is None:
+        raise group
+    first = _first_leaf(matched)
+    assert isinstance(first, PropertyFailure)
+    failure = first.failure
+    return Failure(failure.sentence, failure.lines, failure.outcome, failure.status, messages.FLAKY)
+
+
+def _first_leaf(group: BaseExceptionGroup[Any]) -> BaseException:
+    error: BaseException = group
+    while isinstance(error, BaseExceptionGroup):
+        error = error.exceptions[0]
+    return error

@@ -1,0 +1,190 @@
+"""Task append_and_ids: the pair append_event returns, ids, payload copies, old logs."""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Callable
+from typing import Any
+
+from hypothesis import reject
+from hypothesis import strategies as st
+
+from grader import messages
+from grader.harness import EventVar, LogVar, Raised, Trial
+from grader.loading import Target
+from grader.mutations import scribble
+from grader.programs import Append, Style, programs
+from grader.properties import Property
+from grader.rendering import literal
+from grader.views import EventView
+
+STYLE = Style(max_appends=6)
+UNKNOWN_TYPE = "system"
+
+
+def sessions_of(program: list[Append]) -> list[str]:
+    """Session ids in order of first use."""
+    return list(dict.fromkeys(append.session_id for append in program))
+
+
+def check_events_and_old_logs(target: Target, example: tuple[list[Append], int]) -> None:
+    """Ids, event fields, and every earlier log still reading as it did.
+
+    Bit ``i`` of the mask puts a refused append (an unknown event type) before append ``i``:
+    a refused append must not use up an id either.
+    """
+    program, refusal_mask = example
+    trial = Trial(target)
+    sessions = sessions_of(program)
+    log = trial.create()
+    seen = [(log, trial.observe(log, sessions))]
+    for index, append in enumerate(program):
+        previous, before = seen[-1]
+        if refusal_mask >> index & 1:
+            _refused_append(trial, previous)
+        log, event = trial.append(previous, append)
+        _check_event(trial, event, append)
+        trial.compare_observations(
+            messages.OLD_LOG_UNCHANGED, before, trial.observe(previous, sessions)
+        )
+        seen.append((log, trial.observe(log, sessions)))
+    for old, before in seen:
+        trial.compare_observations(messages.OLD_LOG_UNCHANGED, before, trial.observe(old, sessions))
+
+
+def _refused_append(trial: Trial, log: LogVar) -> None:
+    code = f'append_event({log.name}, "a", "{UNKNOWN_TYPE}", {{"content": "hi"}})'
+    result = trial.attempt(
+        messages.EVENT_IDS, "append_event", code, log.value, "a", UNKNOWN_TYPE, {"content": "hi"}
+    )
+    if not isinstance(result, Raised) or not isinstance(result.error, ValueError):
+        reject()  # accepting bad input is the reject_bad_input task's business, not this one's
+    trial.lines.append(f"{code}  # raises {type(result.error).__name__}")
+
+
+def _check_event(trial: Trial, event: EventVar, append: Append) -> None:
+    view = trial.event(messages.EVENT_IDS, event)
+    expected_id = event.model.event_id
+    if view.event_id != expected_id or isinstance(view.event_id, bool):
+        outcome = [
+            messages.RETURNED.format(value=literal(view.event_id)),
+            messages.EXPECTED.format(value=expected_id),
+        ]
+        trial.fail(messages.EVENT_IDS, f"{event.name}.event_id", outcome)
+    expected = EventView(expected_id, append.session_id, append.event_type, event.model.payload)
+    if view != expected:
+        outcome = [messages.RETURNED.format(value=view), messages.EXPECTED.format(value=expected)]
+        trial.fail(messages.EVENT_FIELDS, event.name, outcome)
+
+
+def check_caller_dict(target: Target, program: list[Append]) -> None:
+    """Changing the dicts passed to append_event afterwards reaches nothing."""
+    trial = Trial(target)
+    log = trial.create()
+    given: list[tuple[str, dict[str, Any]]] = []
+    events: list[EventVar] = []
+    for number, append in enumerate(program, start=1):
+        name, payload = f"p{number}", copy.deepcopy(append.payload)
+        trial.lines.append(f"{name} = {literal(payload)}")
+        log, event = trial.append(log, append, payload=payload, payload_name=name)
+        given.append((name, payload))
+        events.append(event)
+    _check_untouched(
+        trial,
+        log,
+        program,
+        events,
+        messages.CALLER_DICT_ISOLATED,
+        lambda: _change_given(trial, given),
+    )
+
+
+def _change_given(trial: Trial, given: list[tuple[str, dict[str, Any]]]) -> None:
+    trial.lines.append(messages.CHANGE_CALLER_DICT)
+    for name, payload in given:
+        trial.lines.extend(scribble(name, lambda payload=payload: payload, thorough=False))  # type: ignore[misc]
+
+
+def check_reader_changes(target: Target, program: list[Append]) -> None:
+    """Changing payloads that were read reaches nothing later reads return."""
+    trial = Trial(target)
+    log = trial.create()
+    events: list[EventVar] = []
+    for append in program:
+        log, event = trial.append(log, append)
+        events.append(event)
+    _check_untouched(
+        trial,
+        log,
+        program,
+        events,
+        messages.READER_CANNOT_CHANGE,
+        lambda: _change_read(trial, log, events, sessions_of(program)),
+    )
+
+
+def _change_read(trial: Trial, log: LogVar, events: list[EventVar], sessions: list[str]) -> None:
+    trial.lines.append(messages.CHANGE_READ_PAYLOAD)
+    for event in events:
+        trial.lines.extend(scribble(f"{event.name}.payload", _payload_reader(event.value), True))
+    if "get_events_for_session" not in trial.target.readers:
+        return
+    for session in sessions:
+        read = trial.attempt(
+            messages.READER_CANNOT_CHANGE, "get_events_for_session", "", log.value, session
+        )
+        try:
+            items = list(read)
+        except Exception:
+            continue
+        trial.lines.append(f"read = get_events_for_session({log.name}, {literal(session)})")
+        for index, item in enumerate(items):
+            trial.lines.extend(scribble(f"read[{index}].payload", _payload_reader(item), True))
+
+
+def _payload_reader(event: Any) -> Callable[[], Any]:
+    """Read ``event.payload`` afresh each time, as each transcript line does."""
+
+    def read() -> Any:
+        return event.payload
+
+    return read
+
+
+def _check_untouched(
+    trial: Trial,
+    log: LogVar,
+    program: list[Append],
+    events: list[EventVar],
+    sentence: str,
+    change: Any,
+) -> None:
+    sessions = sessions_of(program)
+    before = trial.observe(log, sessions)
+    payloads_before = [_payload_of(trial, event) for event in events]
+    change()
+    for event, old in zip(events, payloads_before, strict=True):
+        new = _payload_of(trial, event)
+        if sentence == messages.CALLER_DICT_ISOLATED and new != old:
+            outcome = [
+                messages.READ_BEFORE.format(value=literal(old)),
+                messages.READ_AFTER_CHANGE.format(value=literal(new)),
+            ]
+            trial.fail(sentence, f"{event.name}.payload", outcome)
+    trial.compare_observations(sentence, before, trial.observe(log, sessions))
+
+
+def _payload_of(trial: Trial, event: EventVar) -> Any:
+    return trial.event(messages.EVENT_READABLE, event).payload
+
+
+PROPERTIES = (
+    Property(
+        "ids_fields_old_logs",
+        st.tuples(programs(STYLE), st.integers(0, 2**STYLE.max_appends - 1)),
+        check_events_and_old_logs,
+        40,
+    ),
+    Property("caller_dict", programs(STYLE, min_appends=1), check_caller_dict, 20),
+    Property("reader_changes", programs(STYLE, min_appends=1), check_reader_changes, 20),
+)

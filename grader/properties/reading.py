@@ -1,0 +1,71 @@
+"""Task read_and_resume: one session's events, oldest first, after any id."""
+
+from __future__ import annotations
+
+from grader import messages
+from grader.harness import Trial
+from grader.loading import Target
+from grader.programs import Append, Style, programs
+from grader.properties import Property
+from grader.views import EventView, show_views
+
+# "ab" next to "a": a session id that starts with another one must not match it.
+STYLE = Style(sessions=("a", "b", "ab"), max_appends=8)
+UNKNOWN_SESSION = "z"
+
+
+def check_reads(target: Target, program: list[Append]) -> None:
+    """Compare every read with the events append_event itself returned."""
+    trial = Trial(target)
+    log = trial.create()
+    appended: list[tuple[Append, EventView]] = []
+    for append in program:
+        log, event = trial.append(log, append)
+        appended.append((append, trial.event(messages.READ_SESSION, event)))
+    sessions = [*STYLE.sessions, UNKNOWN_SESSION]
+    ids = _ids(appended)
+    for session in sessions:
+        own = [
+            (number, view)
+            for (append, view), number in zip(appended, ids, strict=True)
+            if append.session_id == session
+        ]
+        # The default after_event_id is 0: judged with the learner's ids, like every other read.
+        expected = [view for number, view in own if number > 0]
+        code, got = trial.events(messages.READ_SESSION, log, session)
+        _compare(trial, messages.READ_SESSION, code, got, expected)
+        for after in _interesting_afters(ids):
+            expected = [view for number, view in own if number > after]
+            code, got = trial.events(messages.READ_AFTER, log, session, after)
+            _compare(trial, messages.READ_AFTER, code, got, expected)
+
+
+def _ids(appended: list[tuple[Append, EventView]]) -> list[int]:
+    """The ids the learner gave, when they are ints; else the contract's 1, 2, 3, ...
+
+    Reads are judged against the learner's own ids so that an id bug (task append_and_ids)
+    does not also cost the points of this task.
+    """
+    given = [view.event_id for _, view in appended]
+    if all(type(number) is int for number in given):
+        return given
+    return list(range(1, len(given) + 1))
+
+
+def _interesting_afters(ids: list[int]) -> list[int]:
+    top = max(ids, default=0)
+    return sorted({-1, 0, *ids, top + 1, top + 5})
+
+
+def _compare(
+    trial: Trial, sentence: str, code: str, got: list[EventView], expected: list[EventView]
+) -> None:
+    if got != expected:
+        outcome = [
+            messages.RETURNED.format(value=show_views(got)),
+            messages.EXPECTED.format(value=show_views(expected)),
+        ]
+        trial.fail(sentence, code, outcome)
+
+
+PROPERTIES = (Property("reads", programs(STYLE), check_reads, 50),)

@@ -1,0 +1,214 @@
+"""Task reject_bad_input: bad appends raise ValueError and leave no trace; odd valid ones pass."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from hypothesis import strategies as st
+
+from grader import messages
+from grader.failures import PropertyFailure
+from grader.harness import LogVar, Raised, Trial
+from grader.loading import Target
+from grader.oracle import EVENT_TYPES, REQUIRED_KEYS, ModelLog, Refusal
+from grader.programs import Append, Style, intents, materialise, programs
+from grader.properties import Property
+from grader.rendering import literal
+
+# Results drawn often (a result with nothing to answer becomes a call), so prefixes tend to
+# hold open and answered calls: the call-id refusals need them.
+TOOL_HEAVY = ("tool_call", "tool_result", "user_message", "tool_result", "assistant_message")
+STYLE = Style(sessions=("a", "b"), kinds=TOOL_HEAVY, max_appends=5)
+ODD_STYLE = Style(sessions=("a", "b", " ", "é"), max_appends=8)
+BAD_TYPES = ("system", "", "User_message", "tool", "tool-call", None, 7)
+BAD_SESSIONS = ("", None, 7, b"a", ["a"])
+NOT_MAPPINGS = (None, "hi", [("content", "hi")], ["content"], 42)
+WRONG_VALUES = (None, 1, True, b"x", ["x"], {"x": "y"})
+
+
+@dataclass(frozen=True)
+class BadAppend:
+    """Arguments append_event must refuse, and why."""
+
+    session_id: Any
+    event_type: Any
+    payload: Any
+    reason: Refusal
+
+
+@dataclass(frozen=True)
+class RefusalCase:
+    """A valid prefix, one bad append per kind of refusal, and a valid append to make last."""
+
+    prefix: list[Append]
+    bad_appends: list[BadAppend]
+    next_append: Append
+
+
+@st.composite
+def refusal_cases(draw: st.DrawFn) -> RefusalCase:
+    """Every kind of bad append (that the prefix makes possible) in each example.
+
+    Drawing one bad append per kind, rather than one kind per example, keeps the number of
+    examples (and so the grading time) small while every kind is tried many times.
+    """
+    prefix = materialise(draw(st.lists(intents(STYLE), max_size=STYLE.max_appends)), STYLE)
+    model = ModelLog()
+    for append in prefix:
+        model, _ = model.append(append.session_id, append.event_type, append.payload)
+    bad_appends = []
+    for reason in Refusal:
+        if _possible(reason, model):
+            session, event_type, payload = _bad_append(draw, reason, model)
+            assert model.refusal(session, event_type, payload) == reason
+            bad_appends.append(BadAppend(session, event_type, payload, reason))
+    follow = Append(draw(st.sampled_from(STYLE.sessions)), "user_message", {"content": "next"})
+    return RefusalCase(prefix, bad_appends, follow)
+
+
+def _possible(reason: Refusal, model: ModelLog) -> bool:
+    if reason is Refusal.CALL_ID_REUSED:
+        return any(model.used_call_ids(s) for s in STYLE.sessions)
+    if reason is Refusal.RESULT_ALREADY_GIVEN:
+        return any(_answered(model, s) for s in STYLE.sessions)
+    return True
+
+
+def _answered(model: ModelLog, session: str) -> list[str]:
+    return [c for c in model.used_call_ids(session) if model.call_state(session, c) == "answered"]
+
+
+def _valid_payload(
+    draw: st.DrawFn, event_type: str, model: ModelLog, session: str
+) -> dict[str, Any]:
+    if event_type == "tool_call":
+        used = set(model.used_call_ids(session))
+        fresh = next(f"call_{n}" for n in range(1, 99) if f"call_{n}" not in used)
+        return {"call_id": fresh, "name": "search", "arguments": "{}"}
+    if event_type == "tool_result":
+        open_calls = model.open_calls(session)
+        return {"call_id": open_calls[0] if open_calls else "call_1", "content": "42"}
+    return {"content": "hi"}
+
+
+def _bad_append(draw: st.DrawFn, reason: Refusal, model: ModelLog) -> tuple[Any, Any, Any]:
+    session = draw(st.sampled_from(STYLE.sessions))
+    if reason is Refusal.UNKNOWN_TYPE:
+        return session, draw(st.sampled_from(BAD_TYPES)), {"content": "hi"}
+    if reason is Refusal.BAD_SESSION_ID:
+        return draw(st.sampled_from(BAD_SESSIONS)), "user_message", {"content": "hi"}
+    if reason in (Refusal.PAYLOAD_NOT_MAPPING, Refusal.MISSING_KEY, Refusal.WRONG_VALUE_TYPE):
+        return _broken_payload(draw, reason, model, session)
+    if reason is Refusal.EMPTY_VALUE:
+        event_type = draw(st.sampled_from(("tool_call", "tool_result")))
+        key = draw(
+            st.sampled_from(("call_id", "name") if event_type == "tool_call" else ("call_id",))
+        )
+        return session, event_type, {**_valid_payload(draw, event_type, model, session), key: ""}
+    return _call_id_trouble(draw, reason, model)
+
+
+def _broken_payload(
+    draw: st.DrawFn, reason: Refusal, model: ModelLog, session: str
+) -> tuple[Any, Any, Any]:
+    event_type = draw(st.sampled_from(EVENT_TYPES))
+    if reason is Refusal.PAYLOAD_NOT_MAPPING:
+        return session, event_type, draw(st.sampled_from(NOT_MAPPINGS))
+    payload = _valid_payload(draw, event_type, model, session)
+    key = draw(st.sampled_from(tuple(REQUIRED_KEYS[event_type])))
+    if reason is Refusal.MISSING_KEY:
+        return session, event_type, {k: v for k, v in payload.items() if k != key}
+    return session, event_type, {**payload, key: draw(st.sampled_from(WRONG_VALUES))}
+
+
+def _call_id_trouble(draw: st.DrawFn, reason: Refusal, model: ModelLog) -> tuple[Any, Any, Any]:
+    if reason is Refusal.CALL_ID_REUSED:
+        session = draw(st.sampled_from([s for s in STYLE.sessions if model.used_call_ids(s)]))
+        call_id = draw(st.sampled_from(model.used_call_ids(session)))
+        return session, "tool_call", {"call_id": call_id, "name": "search", "arguments": "{}"}
+    if reason is Refusal.RESULT_ALREADY_GIVEN:
+        session = draw(st.sampled_from([s for s in STYLE.sessions if _answered(model, s)]))
+        return (
+            session,
+            "tool_result",
+            {"call_id": draw(st.sampled_from(_answered(model, session))), "content": "again"},
+        )
+    session = draw(st.sampled_from(STYLE.sessions))
+    used_here = set(model.used_call_ids(session))
+    # Best of all: an id another session did call, which proves ids are scoped per session.
+    elsewhere = [c for s in STYLE.sessions for c in model.used_call_ids(s) if c not in used_here]
+    call_id = elsewhere[0] if elsewhere else "call_9"
+    return session, "tool_result", {"call_id": call_id, "content": "42"}
+
+
+def check_refusal(target: Target, case: RefusalCase) -> None:
+    """Each bad append raises ValueError and changes no read; together they cost no id."""
+    trial = Trial(target)
+    log = trial.create()
+    for append in case.prefix:
+        log, _ = trial.append(log, append)
+    for bad in case.bad_appends:
+        sessions = list(dict.fromkeys([*STYLE.sessions, *_str_or_nothing(bad.session_id)]))
+        before = trial.observe(log, sessions, replays=False)
+        _expect_refusal(trial, log, bad)
+        after = trial.observe(log, sessions, replays=False)
+        trial.compare_observations(messages.REFUSED_APPENDS_NOTHING, before, after)
+    baseline = _baseline_id(target, case)
+    _, event = trial.append(log, case.next_append)
+    got = trial.event(messages.REFUSED_APPENDS_NOTHING, event).event_id
+    if baseline is not None and got != baseline:
+        outcome = [
+            messages.RETURNED.format(value=literal(got)),
+            messages.EXPECTED_NEXT_ID.format(expected=literal(baseline)),
+        ]
+        trial.fail(messages.REFUSED_APPENDS_NOTHING, f"{event.name}.event_id", outcome)
+
+
+def _str_or_nothing(value: Any) -> list[str]:
+    return [value] if isinstance(value, str) and value else []
+
+
+def _expect_refusal(trial: Trial, log: LogVar, case: BadAppend) -> None:
+    sentence = messages.REFUSE[case.reason.value]
+    code = (
+        f"append_event({log.name}, {literal(case.session_id)}, {literal(case.event_type)}, "
+        f"{literal(case.payload)})"
+    )
+    result = trial.attempt(
+        sentence, "append_event", code, log.value, case.session_id, case.event_type, case.payload
+    )
+    if not isinstance(result, Raised):
+        trial.fail(
+            sentence, code, [messages.RETURNED_INSTEAD_OF_RAISING, messages.EXPECTED_VALUE_ERROR]
+        )
+    if not isinstance(result.error, ValueError):
+        trial.fail(sentence, code, [result.describe(), messages.EXPECTED_VALUE_ERROR])
+    trial.lines.append(f"{code}  # raises {type(result.error).__name__}")
+
+
+def _baseline_id(target: Target, case: RefusalCase) -> Any:
+    """The id the follow-up append gets in a twin log where the bad call never happened."""
+    twin = Trial(target)
+    try:
+        log = twin.create()
+        for append in case.prefix:
+            log, _ = twin.append(log, append)
+        _, event = twin.append(log, case.next_append)
+        return twin.event(messages.REFUSED_APPENDS_NOTHING, event).event_id
+    except PropertyFailure:
+        return None
+
+
+def check_acceptance(target: Target, program: list[Append]) -> None:
+    """Every valid append, however unusual, is accepted."""
+    trial = Trial(target, on_refusal="fail")
+    log = trial.create()
+    for append in program:
+        log, _ = trial.append(log, append)
+
+
+PROPERTIES = (
+    Property("acceptance", programs(ODD_STYLE, min_appends=1), check_acceptance, 40),
+    Property("refusal", refusal_cases(), check_refusal, 50),
+)

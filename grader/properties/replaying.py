@@ -1,0 +1,97 @@
+"""Task replay: events become chat messages, tool-call runs merge, replays are fresh."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from grader import messages
+from grader.harness import LogVar, Trial
+from grader.loading import Target
+from grader.mutations import scribble
+from grader.oracle import ModelLog, message_for, replay_events
+from grader.programs import Append, Style, programs
+from grader.properties import Property
+from grader.rendering import literal
+
+# Tool calls drawn three times as often as in plain programs, so runs are common.
+KINDS = ("user_message", "assistant_message", "tool_call", "tool_result", "tool_call", "tool_call")
+STYLE = Style(kinds=KINDS, max_appends=8)
+UNKNOWN_SESSION = "z"
+
+
+def check_messages(target: Target, program: list[Append]) -> None:
+    """Every session (and an unknown one) replays to the oracle's messages."""
+    trial = Trial(target)
+    log = trial.create()
+    _check_session(trial, log, "a")
+    for append in program:
+        log, _ = trial.append(log, append)
+    for session in [*STYLE.sessions, UNKNOWN_SESSION]:
+        _check_session(trial, log, session)
+
+
+def _check_session(trial: Trial, log: LogVar, session: str) -> None:
+    code, result = trial.replay(messages.REPLAY_MAPPING, log, session)
+    got = trial.as_list(messages.REPLAY_MAPPING, code, result)
+    expected = log.model.replay(session)
+    if got != expected:
+        outcome = [
+            messages.RETURNED.format(value=literal(got)),
+            messages.EXPECTED.format(value=literal(expected)),
+        ]
+        trial.fail(diagnose(log.model, session, got), code, outcome)
+
+
+def diagnose(model: ModelLog, session: str, got: list[Any]) -> str:
+    """Pick the sentence of the rule a wrong replay most plausibly broke."""
+    own_events = model.events_for(session)
+    if not own_events:
+        return messages.REPLAY_ISOLATED
+    own = [message_for(e) for e in own_events] + model.replay(session)
+    others = [message_for(e) for e in model.events if e.session_id != session]
+    if any(message not in own and message in others for message in got):
+        return messages.REPLAY_ISOLATED
+    expected = model.replay(session)
+    if got == replay_events(own_events, merge_runs=False):
+        return messages.REPLAY_MERGE
+    for mine, theirs in zip(got, expected, strict=False):
+        if mine != theirs:
+            return (
+                messages.REPLAY_MERGE
+                if _is_run(mine) or _is_run(theirs)
+                else messages.REPLAY_MAPPING
+            )
+    return messages.REPLAY_MERGE if any(_is_run(m) for m in expected) else messages.REPLAY_MAPPING
+
+
+def _is_run(message: Any) -> bool:
+    calls = message.get("tool_calls") if isinstance(message, dict) else None
+    return isinstance(calls, list) and len(calls) > 1
+
+
+def check_fresh(target: Target, program: list[Append]) -> None:
+    """Changing a replay's result in place never shows up in the next replay."""
+    trial = Trial(target)
+    log = trial.create()
+    for append in program:
+        log, _ = trial.append(log, append)
+    for session in dict.fromkeys(append.session_id for append in program):
+        code, result = trial.replay(messages.REPLAY_FRESH, log, session)
+        before = trial.as_list(messages.REPLAY_FRESH, code, result)
+        trial.lines.append(f"messages = {code}")
+        trial.lines.append(messages.CHANGE_REPLAY)
+        trial.lines.extend(scribble("messages", lambda result=result: result, thorough=True))  # type: ignore[misc]
+        code, again = trial.replay(messages.REPLAY_FRESH, log, session)
+        after = trial.as_list(messages.REPLAY_FRESH, code, again)
+        if after != before:
+            outcome = [
+                messages.RETURNED.format(value=literal(after)),
+                messages.EXPECTED.format(value=literal(before)),
+            ]
+            trial.fail(messages.REPLAY_FRESH, code, outcome)
+
+
+PROPERTIES = (
+    Property("messages", programs(STYLE), check_messages, 60),
+    Property("fresh", programs(STYLE, min_appends=1), check_fresh, 20),
+)

@@ -1,0 +1,95 @@
+"""Turning values into text a learner can paste back into Python.
+
+Two jobs: write the grader's own inputs as Python literals (so a counterexample is a runnable
+program), and show what learner code returned without leaking anything that changes between
+runs (memory addresses) or floods the screen (huge reprs).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Mapping
+from typing import Any
+
+_ADDRESS = re.compile(r"\s+at\s+0x[0-9a-fA-F]+|0x[0-9a-fA-F]{6,}")
+_MAX_SHOWN = 400
+_EVENT_FIELDS = ("event_id", "session_id", "type", "payload")
+
+
+def literal(value: Any) -> str:
+    """Python source for a value the grader built itself (JSON-like data, bytes, None)."""
+    if isinstance(value, str):
+        # JSON string escapes are valid Python escapes; double quotes read like the contract.
+        return json.dumps(value, ensure_ascii=False)
+    if isinstance(value, dict):
+        items = ", ".join(f"{literal(k)}: {literal(v)}" for k, v in value.items())
+        return "{" + items + "}"
+    if isinstance(value, list):
+        return "[" + ", ".join(literal(v) for v in value) + "]"
+    if isinstance(value, tuple):
+        inner = ", ".join(literal(v) for v in value)
+        return "(" + inner + ("," if len(value) == 1 else "") + ")"
+    return sanitize(repr(value))
+
+
+def sanitize(text: str) -> str:
+    """Drop memory addresses and cut very long text, so messages are the same on every run."""
+    text = _ADDRESS.sub("", text)
+    if len(text) > _MAX_SHOWN:
+        return text[:_MAX_SHOWN] + " ..."
+    return text
+
+
+def show(value: Any) -> str:
+    """Show a value that learner code returned: events by their attributes, the rest as data."""
+    return sanitize(_show(value, depth=0))
+
+
+def _show(value: Any, depth: int) -> str:
+    if depth > 6:
+        return "..."
+    if _looks_like_event(value):
+        return show_event(value)
+    if isinstance(value, Mapping):
+        items = ", ".join(f"{_show(k, depth + 1)}: {_show(v, depth + 1)}" for k, v in value.items())
+        return "{" + items + "}"
+    if isinstance(value, list):
+        return "[" + ", ".join(_show(v, depth + 1) for v in value) + "]"
+    if isinstance(value, tuple) and not hasattr(value, "_fields"):
+        inner = ", ".join(_show(v, depth + 1) for v in value)
+        return "(" + inner + ("," if len(value) == 1 else "") + ")"
+    if isinstance(value, str | int | float | bool | bytes) or value is None:
+        return literal(value)
+    return _safe_repr(value)
+
+
+def _looks_like_event(value: Any) -> bool:
+    try:
+        return all(hasattr(value, name) for name in _EVENT_FIELDS)
+    except Exception:
+        return False
+
+
+def show_event(value: Any) -> str:
+    """``Event(event_id=1, session_id="a", ...)`` built from attributes, whatever the class."""
+    parts = []
+    for name in _EVENT_FIELDS:
+        try:
+            shown = _show(getattr(value, name), depth=1)
+        except Exception as error:
+            shown = f"<reading it raised {type(error).__name__}>"
+        parts.append(f"{name}={shown}")
+    return "Event(" + ", ".join(parts) + ")"
+
+
+def _safe_repr(value: Any) -> str:
+    try:
+        return repr(value)
+    except Exception as error:
+        return f"<{type(value).__name__} whose repr raised {type(error).__name__}>"
+
+
+def show_view(view: Any) -> str:
+    """Show data the grader already turned into plain values (see :mod:`grader.views`)."""
+    return sanitize(literal(view))
