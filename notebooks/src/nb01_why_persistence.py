@@ -197,12 +197,6 @@ CELLS = [
     finished session (the dictionary only grows), and every new feature has to remember to go
     through it.
     """),
-    code(r"""
-    contexts: dict[str, list[dict[str, str]]] = {}
-    for number in range(1_000):
-        contexts.setdefault(f"session {number}", []).append({"role": "user", "content": "hi"})
-    print(f"sessions kept in memory after 1,000 short chats: {len(contexts)}")
-    """),
     md(r"""
     ## What the fix has to provide
 
