@@ -21,6 +21,7 @@ from rich.console import Console
 from benchmarks.charts import write_charts
 from benchmarks.chat_bench import run_chat_benchmark
 from benchmarks.pure_core import run_pure_core
+from benchmarks.read_paths import run_read_paths
 from benchmarks.report import print_report, write_markdown
 from benchmarks.results import Results
 from benchmarks.scaling import run_replay_scaling
@@ -78,12 +79,24 @@ def run(plan: Plan, quick: bool, console: Console) -> Results:
         console.file.flush()  # show progress at once, even when the output goes to a file
 
     chat, skipped_sizes = run_chat_benchmark(systems, plan.chat_sizes, progress)
+    largest = max(messages for messages, _ in plan.chat_sizes)
+    read_paths = run_read_paths(largest, plan.core_repeats)
+    progress(f"read paths: {largest:,} messages timed")
     replay = run_replay_scaling(plan.database_sizes, plan.replay_repeats, progress)
     core = run_pure_core(plan.core_sizes, plan.core_repeats, progress)
     seconds = time.perf_counter() - started
     load = (load_at_start, os.getloadavg()[0])
     return Results(
-        quick, systems, skipped_systems, chat, skipped_sizes, replay, core, seconds, load
+        quick,
+        systems,
+        skipped_systems,
+        chat,
+        skipped_sizes,
+        read_paths,
+        replay,
+        core,
+        seconds,
+        load,
     )
 
 

@@ -10,7 +10,14 @@ from rich.table import Table as RichTable
 
 from benchmarks.goals import goals_table
 from benchmarks.results import Results
-from benchmarks.tables import Table, chat_table, core_table, ratio_table, replay_table
+from benchmarks.tables import (
+    Table,
+    chat_table,
+    core_table,
+    ratio_table,
+    read_paths_table,
+    replay_table,
+)
 
 
 def all_tables(results: Results) -> list[Table]:
@@ -19,6 +26,7 @@ def all_tables(results: Results) -> list[Table]:
         ratio_table(results),
         goals_table(results),
         chat_table(results),
+        read_paths_table(results),
         replay_table(results),
         core_table(results),
     ]

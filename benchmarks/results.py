@@ -9,6 +9,7 @@ from typing import Any
 
 from benchmarks.chat_bench import ChatFigures, SkippedSize
 from benchmarks.pure_core import CorePoint
+from benchmarks.read_paths import ReadPath
 from benchmarks.scaling import ReplayPoint
 from benchmarks.systems import LoadedSystem, SkippedSystem
 
@@ -23,6 +24,7 @@ class Results:
         skipped_systems: systems that could not run here, with the reason.
         chat: append/read figures, one per system and session size.
         skipped_sizes: sizes a system was not asked for (its limit), with the reason.
+        read_paths: our store's read paths timed on one session of the largest size.
         replay: replay time of one session against database size.
         core: the pure core's costs against log size.
         seconds: wall time of the whole run.
@@ -34,6 +36,7 @@ class Results:
     skipped_systems: list[SkippedSystem]
     chat: list[ChatFigures]
     skipped_sizes: list[SkippedSize]
+    read_paths: list[ReadPath]
     replay: list[ReplayPoint]
     core: list[CorePoint]
     seconds: float
@@ -73,6 +76,7 @@ class Results:
             "skipped_systems": [asdict(skipped) for skipped in self.skipped_systems],
             "chat": [asdict(figures) for figures in self.chat],
             "skipped_sizes": [asdict(skipped) for skipped in self.skipped_sizes],
+            "read_paths": [asdict(path) for path in self.read_paths],
             "replay_scaling": [asdict(point) for point in self.replay],
             "pure_core": [asdict(point) for point in self.core],
             "seconds": self.seconds,

@@ -98,6 +98,15 @@ def _ratio(
     return f"{mine / ours:.2f}"
 
 
+def read_paths_table(results: Results) -> Table:
+    """Our store's read paths on one session: what decoding, folding and projecting cost."""
+    rows = [(path.call, path.returns, _ms(path.seconds)) for path in results.read_paths]
+    largest = max(results.sizes(), default=0)
+    title = f"Our read paths, one session of {largest:,} messages (NORMAL)"
+    note = "replay_session = get_events_for_session + the fold; get_messages reads the projection."
+    return Table(title, ("Call", "Returns", "Time (ms)"), rows, [note])
+
+
 def replay_table(results: Results) -> Table:
     """Replay time of the same 100-event session against the size of the database."""
     alone = results.replay[0].replay_seconds if results.replay else 0.0

@@ -31,7 +31,7 @@ def _results(chat: list[ChatFigures], replay: list[ReplayPoint] | None = None) -
     roles: dict[str, Role] = {"ours": "ours", "raw": "floor"}
     systems = [_system(f.system, roles.get(f.system.split()[0], "framework")) for f in chat]
     unique = list({system.name: system for system in systems}.values())
-    return Results(False, unique, [], chat, [], replay or [], [], 1.0, (0.0, 0.0))
+    return Results(False, unique, [], chat, [], [], replay or [], [], 1.0, (0.0, 0.0))
 
 
 def _verdicts(results: Results) -> dict[str, tuple[str, str]]:
