@@ -190,9 +190,8 @@ def run_demo(db_path: Path | None = None) -> int:
             expect event ids to start at 1, and it never writes into someone's data.
     """
     console = make_console()
-    if db_path is not None and db_path.exists() and db_path.stat().st_size > 0:
-        console.print(f"refusing to run the demo on {db_path}: the file already exists and "
-                      "holds data; give a path that does not exist yet", markup=False)  # fmt: skip
+    if db_path is not None and (problem := _unusable(db_path)):
+        console.print(f"refusing to run the demo on {db_path}: {problem}", markup=False)
         return 2
     started = time.monotonic()
     with tempfile.TemporaryDirectory(prefix="sqlite_demo_") as workdir:
@@ -202,6 +201,15 @@ def run_demo(db_path: Path | None = None) -> int:
         except Exception as error:  # any failure is reported as a failed demo, not a traceback
             demo.checks.check("the demo ran to the end", False, f"{type(error).__name__}: {error}")
     return print_summary(demo.checks, console, time.monotonic() - started)
+
+
+def _unusable(db_path: Path) -> str:
+    """Say why the demo cannot use ``db_path``; an empty string when it can."""
+    if not db_path.parent.is_dir():
+        return f"the directory {db_path.parent} does not exist"
+    if db_path.exists() and db_path.stat().st_size > 0:
+        return "the file already exists and holds data; give a path that does not exist yet"
+    return ""
 
 
 def _shape(events: list[dict[str, Any]]) -> list[tuple[int, str, dict[str, Any]]]:

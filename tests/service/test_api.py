@@ -7,8 +7,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import httpx
+import pytest
 
-from sqlite_demo.client import AgentClient
+from sqlite_demo.client import AgentClient, ApiError
 from sqlite_demo.server import ServerProcess
 from tests.service.helpers import query
 
@@ -159,3 +160,13 @@ def test_a_new_session_reads_as_empty_everywhere(client: AgentClient) -> None:
     assert client.get_events(session) == []
     assert client.get_messages(session) == []
     assert client.replay(session) == []
+
+
+def test_the_client_raises_the_services_refusal_with_its_status_and_code(
+    client: AgentClient,
+) -> None:
+    with pytest.raises(ApiError) as refusal:
+        client.send_message("sess_nope", "你好")
+
+    assert (refusal.value.status, refusal.value.code) == (404, "unknown_session")
+    assert "sess_nope" in refusal.value.message

@@ -105,3 +105,10 @@ def test_serve_prints_the_address_it_listens_on(server: ServerProcess) -> None:
     log = server.log_path.read_text(encoding="utf-8")
 
     assert f"listening on http://127.0.0.1:{server.port}" in log
+
+
+def test_the_demo_refuses_a_path_in_a_missing_directory(tmp_path: Path) -> None:
+    result = run_kit("demo", "--db", str(tmp_path / "missing" / "demo.db"), cwd=tmp_path)
+
+    assert result.returncode == 2
+    assert "does not exist" in result.stdout
