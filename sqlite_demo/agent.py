@@ -58,6 +58,8 @@ class Agent:
     A lock serialises turns: the idempotency check and the append that follows it must not
     interleave with another request's, and a session's steps must not interleave either.
     Pass ``lock`` to share it with other users of the same store (the HTTP app does).
+    One lock for everything is right for a scripted model that answers in microseconds; with
+    a real model taking seconds, a lock per session would let sessions proceed in parallel.
     """
 
     def __init__(
