@@ -7,7 +7,7 @@ one, and a framework that cannot be set to NORMAL is compared with ours at FULL.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from benchmarks.chat_bench import ChatFigures
@@ -22,7 +22,7 @@ class Table:
 
     title: str
     headers: tuple[str, ...]
-    rows: list[tuple[str, ...]]
+    rows: Sequence[tuple[str, ...]]
     notes: list[str] = field(default_factory=list)
 
 
@@ -55,7 +55,7 @@ def chat_table(results: Results) -> Table:
 def ratio_table(results: Results) -> Table:
     """Each system's times divided by ours at the same size and synchronous setting."""
     sizes = results.sizes()
-    headers = ("System", "Compared with")
+    headers: tuple[str, ...] = ("System", "Compared with")
     for label in ("Append", "Read all", "Read tail"):
         headers += tuple(f"{label} {size:,}" for size in sizes)
     rows = [_ratio_row(results, system.name, sizes) for system in results.systems]

@@ -26,27 +26,23 @@ def test_the_median_of_no_samples_is_refused() -> None:
         measure.median([])
 
 
-def _fake_clock(monkeypatch: pytest.MonkeyPatch, readings: list[float]) -> None:
+def _clock_reading(*readings: float) -> measure.Clock:
     ticks: Iterator[float] = iter(readings)
-    monkeypatch.setattr(measure.time, "perf_counter", lambda: next(ticks))
+    return lambda: next(ticks)
 
 
-def test_time_once_runs_the_action_and_returns_the_clock_difference(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
+def test_time_once_runs_the_action_and_returns_the_clock_difference() -> None:
     calls: list[str] = []
-    _fake_clock(monkeypatch, [10.0, 12.5])
-    assert measure.time_once(lambda: calls.append("ran")) == 2.5
+    clock = _clock_reading(10.0, 12.5)
+    assert measure.time_once(lambda: calls.append("ran"), clock) == 2.5
     assert calls == ["ran"]
 
 
-def test_median_time_runs_the_action_once_per_run_and_keeps_the_median(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
+def test_median_time_runs_the_action_once_per_run_and_keeps_the_median() -> None:
     calls: list[str] = []
     # Three runs lasting 3 s, 1 s and 2 s: the median is 2 s.
-    _fake_clock(monkeypatch, [0.0, 3.0, 10.0, 11.0, 20.0, 22.0])
-    assert measure.median_time(lambda: calls.append("ran"), runs=3) == 2.0
+    clock = _clock_reading(0.0, 3.0, 10.0, 11.0, 20.0, 22.0)
+    assert measure.median_time(lambda: calls.append("ran"), runs=3, clock=clock) == 2.0
     assert len(calls) == 3
 
 
