@@ -25,6 +25,7 @@ CELLS = [
     import re
     import sqlite3
     import tempfile
+    import textwrap
     from pathlib import Path
 
     from eventlog import validate_append
@@ -181,8 +182,10 @@ CELLS = [
 
 
     def print_statement(sql: str) -> None:
-        """Print one traced statement on one line, timestamps masked so every run reads alike."""
-        print("  ", re.sub(r"\b1\d{12}\b", "<now>", " ".join(sql.split())))
+        """Print one traced statement, wrapped; timestamps masked so every run reads alike."""
+        text = re.sub(r"\b1\d{12}\b", "<now>", " ".join(sql.split()))
+        lines = textwrap.wrap(text, width=90, break_on_hyphens=False)
+        print("  " + "\n      ".join(lines))
 
 
     traced = open_connection(DB_PATH)  # the store's own pragmas, on a connection we can watch
