@@ -4,9 +4,10 @@
 -- read paths that SqliteEventStore.rebuild_projections can throw away and refold from events.
 -- Every statement is IF NOT EXISTS, so opening an existing database applies nothing twice.
 -- Pragmas are per connection, not per file, so they live in connection.py, not here.
+-- Non-empty checks use <> '', not length(x) > 0: length() stops at the first NUL character.
 
 CREATE TABLE IF NOT EXISTS sessions (
-    id         TEXT    PRIMARY KEY CHECK (length(id) > 0),  -- 'sess_' + 128 random bits, as hex
+    id         TEXT    PRIMARY KEY CHECK (id <> ''),  -- 'sess_' + 128 random bits, as hex
     title      TEXT    NOT NULL,
     created_at INTEGER NOT NULL                              -- unix time, milliseconds
 );
@@ -24,7 +25,7 @@ CREATE TABLE IF NOT EXISTS events (
     created_at      INTEGER NOT NULL,
     -- Set when the writer passed one: a retry with the same key finds this row instead of
     -- appending twice. It lives in the event's own row, so it is written in the same INSERT.
-    idempotency_key TEXT    CHECK (idempotency_key IS NULL OR length(idempotency_key) > 0)
+    idempotency_key TEXT    CHECK (idempotency_key IS NULL OR idempotency_key <> '')
 );
 
 -- Every read filters by session first, then walks the ids in order: this index serves both.

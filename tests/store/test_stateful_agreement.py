@@ -1,0 +1,256 @@
+"""The SQLite store and the pure reference, driven side by side through random programs.
+
+Hypothesis runs sequences of operations, refused ones included, against ``solutions`` (the
+model) and ``SqliteEventStore`` (the system under test), and compares every observation:
+returned events, reads after an id, active session order, replay, and which operations
+fail. A failure prints the shortest program that reproduces it.
+
+The SQLite store knows two things the model does not: sessions must be created first, and
+idempotency keys. Rules for those keep a little extra model state of their own.
+"""
+
+from __future__ import annotations
+
+import json
+import tempfile
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import settings
+from hypothesis import strategies as st
+from hypothesis.stateful import (
+    Bundle,
+    RuleBasedStateMachine,
+    invariant,
+    multiple,
+    precondition,
+    rule,
+)
+
+import solutions
+from eventlog import EVENT_TYPES
+from sqlite_demo import (
+    IdempotencyConflictError,
+    SessionExistsError,
+    SqliteEventStore,
+    UnknownSessionError,
+)
+from tests.store.folds import expected_messages, expected_tool_calls
+
+# -- strategies -----------------------------------------------------------------------------
+
+json_values = st.recursive(
+    st.none()
+    | st.booleans()
+    | st.integers()
+    | st.floats(allow_nan=False, allow_infinity=False)
+    | st.text(max_size=5),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=3), inner),
+    max_leaves=5,
+)
+# Small pools make sessions and call ids meet again, so reused call ids, results, second
+# results and duplicate sessions all happen. A NUL character is legal in both, and a classic
+# place for SQL (length(), json_extract) to disagree with Python.
+SESSION_NAMES = ("s1", "s2", "s3", "s\x00é")
+session_names = st.sampled_from(SESSION_NAMES)
+call_ids = st.sampled_from(["c1", "c2", "c\x00"])
+texts = st.text(max_size=8)
+
+
+@st.composite
+def valid_appends(draw: st.DrawFn) -> tuple[str, dict[str, Any]]:
+    """An event type and a payload that passes the payload rules (call ids may still clash)."""
+    event_type = draw(st.sampled_from(EVENT_TYPES))
+    required: dict[str, Any] = {
+        "user_message": {"content": draw(texts)},
+        "assistant_message": {"content": draw(texts)},
+        "tool_call": {
+            "call_id": draw(call_ids),
+            "name": draw(st.text(min_size=1, max_size=8)),
+            "arguments": draw(texts),
+        },
+        "tool_result": {"call_id": draw(call_ids), "content": draw(texts)},
+    }[event_type]
+    extras = draw(st.dictionaries(st.text(max_size=4), json_values, max_size=2))
+    return event_type, {**extras, **required}
+
+
+any_event_types = st.sampled_from([*EVENT_TYPES, "system_message", "", "USER_MESSAGE"])
+any_payloads = st.one_of(
+    st.none(),
+    st.integers(),
+    st.lists(texts, max_size=2),
+    st.dictionaries(st.sampled_from(["content", "call_id", "name", "arguments"]), json_values),
+    st.fixed_dictionaries({"content": texts, "bad": st.sampled_from([float("nan"), {1, 2}])}),
+    st.just({1: "a key that is not a string", "content": "x"}),
+)
+# Keyed appends draw from a tiny pool, so retries of the same request are common.
+keyed_requests = st.sampled_from(
+    [
+        ("user_message", {"content": "a"}),
+        ("user_message", {"content": "b"}),
+        ("tool_call", {"call_id": "k", "name": "n", "arguments": "{}"}),
+    ]
+)
+
+
+def _view(event: Any) -> tuple[int, str, str, dict[str, Any]]:
+    return event.event_id, event.session_id, event.type, dict(event.payload)
+
+
+# -- the machine ----------------------------------------------------------------------------
+
+
+class StoresAgree(RuleBasedStateMachine):
+    """Every operation goes to both stores; every answer must match."""
+
+    sessions = Bundle("sessions")
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.directory = tempfile.TemporaryDirectory()
+        self.sqlite = SqliteEventStore(Path(self.directory.name) / "events.db")
+        self.log = solutions.create_event_log()
+        self.created: set[str] = set()
+        self.keyed: dict[tuple[str, str], Any] = {}  # (session, key) -> the event it appended
+
+    def teardown(self) -> None:
+        self.sqlite.close()
+        self.directory.cleanup()
+
+    def _append_to_both(self, session_id: Any, event_type: Any, payload: Any) -> Any:
+        """Append to the model, then to SQLite; both must refuse, or both give the same event."""
+        try:
+            new_log, expected = solutions.append_event(self.log, session_id, event_type, payload)
+        except ValueError:
+            with pytest.raises(ValueError):
+                self.sqlite.append_event(session_id, event_type, payload)
+            return None
+        self.log = new_log
+        actual = self.sqlite.append_event(session_id, event_type, payload)
+        assert _view(actual) == _view(expected)
+        return actual
+
+    @rule(target=sessions, name=session_names)
+    def create_session(self, name: str) -> Any:
+        if name in self.created:
+            with pytest.raises(SessionExistsError):
+                self.sqlite.create_session("again", session_id=name)
+            return multiple()
+        self.sqlite.create_session(f"title of {name}", session_id=name)
+        self.created.add(name)
+        return name
+
+    @rule(session_id=sessions, append=valid_appends())
+    def append_valid_payload(self, session_id: str, append: tuple[str, dict[str, Any]]) -> None:
+        self._append_to_both(session_id, *append)
+
+    @rule(session_id=sessions, event_type=any_event_types, payload=any_payloads)
+    def append_anything(self, session_id: str, event_type: str, payload: Any) -> None:
+        self._append_to_both(session_id, event_type, payload)
+
+    @rule(session_id=st.sampled_from(["", None, 7, b"bytes"]), append=valid_appends())
+    def append_with_an_invalid_session_id(
+        self, session_id: Any, append: tuple[str, dict[str, Any]]
+    ) -> None:
+        self._append_to_both(session_id, *append)
+
+    @precondition(lambda self: len(self.created) < len(SESSION_NAMES))
+    @rule(data=st.data(), append=valid_appends())
+    def append_to_a_session_never_created(
+        self, data: st.DataObject, append: tuple[str, dict[str, Any]]
+    ) -> None:
+        name = data.draw(st.sampled_from([n for n in SESSION_NAMES if n not in self.created]))
+        with pytest.raises(UnknownSessionError):
+            self.sqlite.append_event(name, *append)
+
+    @precondition(lambda self: any(event.type == "tool_call" for event in self.log.events))
+    @rule(data=st.data(), content=texts)
+    def answer_a_call_that_was_made(self, data: st.DataObject, content: str) -> None:
+        # Random call ids rarely meet their call; this rule answers calls that exist, so
+        # first results and second results (refused) both come up often.
+        calls = [event for event in self.log.events if event.type == "tool_call"]
+        call = data.draw(st.sampled_from(calls))
+        answer = {"call_id": call.payload["call_id"], "content": content}
+        self._append_to_both(call.session_id, "tool_result", answer)
+
+    @rule(session_id=sessions, key=st.sampled_from(["k1", "k2"]), request=keyed_requests)
+    def append_with_an_idempotency_key(
+        self, session_id: str, key: str, request: tuple[str, dict[str, Any]]
+    ) -> None:
+        event_type, payload = request
+        original = self.keyed.get((session_id, key))
+        if original is None:
+            appended = self._append_to_both_with_key(session_id, key, event_type, payload)
+            if appended is not None:
+                self.keyed[(session_id, key)] = appended
+        elif (original.type, dict(original.payload)) == (event_type, payload):
+            again = self.sqlite.append_event(session_id, event_type, payload, idempotency_key=key)
+            assert again == original
+        else:
+            with pytest.raises(IdempotencyConflictError):
+                self.sqlite.append_event(session_id, event_type, payload, idempotency_key=key)
+
+    def _append_to_both_with_key(
+        self, session_id: str, key: str, event_type: str, payload: dict[str, Any]
+    ) -> Any:
+        try:
+            new_log, expected = solutions.append_event(self.log, session_id, event_type, payload)
+        except ValueError:
+            with pytest.raises(ValueError):
+                self.sqlite.append_event(session_id, event_type, payload, idempotency_key=key)
+            return None
+        self.log = new_log
+        actual = self.sqlite.append_event(session_id, event_type, payload, idempotency_key=key)
+        assert _view(actual) == _view(expected)
+        return actual
+
+    @rule(session_id=sessions, after_event_id=st.integers(min_value=-1, max_value=40))
+    def read_after_an_id(self, session_id: str, after_event_id: int) -> None:
+        expected = solutions.get_events_for_session(self.log, session_id, after_event_id)
+        actual = self.sqlite.get_events_for_session(session_id, after_event_id)
+        assert [_view(event) for event in actual] == [_view(event) for event in expected]
+
+    @rule(session_id=sessions)
+    def replay(self, session_id: str) -> None:
+        expected = solutions.replay_session(self.log, session_id)
+        assert self.sqlite.replay_session(session_id) == list(expected)
+
+    @precondition(lambda self: bool(self.log.events))
+    @rule()
+    def rebuild_projections(self) -> None:
+        self.sqlite.rebuild_projections()
+
+    @invariant()
+    def active_sessions_agree(self) -> None:
+        expected = list(solutions.list_sessions(self.log))
+        assert self.sqlite.list_active_session_ids() == expected
+
+    @invariant()
+    def the_whole_log_agrees(self) -> None:
+        actual = [
+            _view(event)
+            for session_id in self.created
+            for event in self.sqlite.get_events_for_session(session_id)
+        ]
+        assert sorted(actual, key=json.dumps) == sorted(
+            (_view(event) for event in self.log.events), key=json.dumps
+        )
+
+    @invariant()
+    def projections_equal_the_fold_of_the_events(self) -> None:
+        for session_id in self.created:
+            events = self.sqlite.get_events_for_session(session_id)
+            assert self.sqlite.get_messages(session_id) == expected_messages(events)
+            assert self.sqlite.get_tool_calls(session_id) == expected_tool_calls(events)
+
+
+StoresAgree.TestCase.settings = settings(
+    max_examples=75,
+    stateful_step_count=30,
+    derandomize=True,
+    database=None,
+    deadline=None,  # real file I/O: its speed is not what this test is about
+)
+TestStoresAgree = StoresAgree.TestCase
