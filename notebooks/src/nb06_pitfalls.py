@@ -107,8 +107,7 @@ CELLS = [
     for handler in (reply_then_write, write_then_reply):
         path = new_database(handler.__name__, turns=0)
         seen = crash_when_told(handler, path)
-        print(f"{handler.__name__}: the user saw {seen!r}; after the crash the log replays")
-        print(f"    {replayed_roles(path)}")
+        print(f"{handler.__name__}: user saw {seen!r}, log replays {replayed_roles(path)}")
     """),
     md(r"""
     With the reply sent first, the log ends in an unanswered question: the turn the user saw
@@ -328,16 +327,17 @@ CELLS = [
         " last_read_event_id INTEGER NOT NULL)"
     )
     UNREAD = (
-        "SELECT count(*) FROM events WHERE session_id = ?"
+        "SELECT count(*) FROM events WHERE session_id = :session"
         " AND event_id > coalesce((SELECT last_read_event_id FROM read_marks"
-        " WHERE session_id = ?), 0)"
+        " WHERE session_id = :session), 0)"
     )
-    print("unread before:", db.execute(UNREAD, ("order-desk", "order-desk")).fetchone()[0])
+    ORDER_DESK = {"session": "order-desk"}
+    print("unread before:", db.execute(UNREAD, ORDER_DESK).fetchone()[0])
     db.execute(
         "INSERT INTO read_marks VALUES ('order-desk', 2)"
         " ON CONFLICT (session_id) DO UPDATE SET last_read_event_id = excluded.last_read_event_id"
     )
-    print("unread after reading up to event 2:", db.execute(UNREAD, ("order-desk",) * 2).fetchone()[0])
+    print("unread after reading up to event 2:", db.execute(UNREAD, ORDER_DESK).fetchone()[0])
     db.close()
     """),
     md(r"""
