@@ -203,7 +203,7 @@ CELLS = [
     | reading the current state | one lookup | replay the session's events (or read a projection kept in step, notebook 4) |
     | history, audit, debugging | lost, unless you also design a change table | built in: every step is there, in order |
     | the state at an earlier point | gone | replay up to that event |
-    | a crash in the middle of a write | a half-done overwrite can damage the only copy | an append either committed or it did not; SQLite's write-ahead log restores every committed one |
+    | a crash in the middle of a write | every write rewrites the only copy of the whole state; outside a transactional store a torn write damages it | a write adds one small row; with SQLite's write-ahead log every committed append survives, a torn one is ignored |
     | resuming a client after a disconnect | no reference point | "send me everything after event 4" |
 
     For an agent the log wins on the three things that matter most: you can **debug** a
