@@ -1,0 +1,40 @@
+"""A behaviour-only grader for the five event-log functions.
+
+Run ``python -m grader`` (or ``pytest grader/suite --target T``). From Python::
+
+    import grader
+    report = grader.grade("exercises")
+    print(report.text(), report.score, report.max_score)
+
+The grader never imports ``solutions`` or ``eventlog``: its expectations come from the
+contract's properties and a small oracle of its own (:mod:`grader.oracle`).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from grader.report import Report
+
+__all__ = ["grade"]
+
+
+def grade(
+    target: str = "exercises", tasks: list[str] | None = None, time_limit: float | None = None
+) -> Report:
+    """Grade ``target`` in a worker process and return the report.
+
+    Args:
+        target: ``exercises``, ``solutions``, a dotted module name, or a path to a .py file.
+        tasks: task ids to grade (default: all five, in order).
+        time_limit: seconds per task before it counts as timed out (default 5).
+
+    Raises:
+        KeyError: a task id that does not exist.
+    """
+    # Imported here so ``import grader`` stays cheap for tools that only need a submodule.
+    from grader.runner import DEFAULT_TIME_LIMIT, run
+    from grader.tasks import select
+
+    return run(target, select(tasks), DEFAULT_TIME_LIMIT if time_limit is None else time_limit)

@@ -27,7 +27,8 @@ class Failure:
 
     def render(self) -> str:
         """The failure as plain text, as the pytest suite and the report show it."""
-        parts = [messages.REPORT_BROKEN.format(sentence=self.sentence)]
+        broken = self.status == messages.STATUS_FAILED
+        parts = [messages.REPORT_BROKEN.format(sentence=self.sentence) if broken else self.sentence]
         if self.lines:
             parts.append(messages.REPORT_CASE)
             parts.extend(f"    {line}" for line in self.lines)

@@ -69,17 +69,36 @@ class Intent:
 
 
 def intents(style: Style) -> st.SearchStrategy[Intent]:
-    """One independent choice per future append, drawn as a single integer.
+    """One independent choice per future append, drawn as two integers.
 
-    Each draw costs hypothesis a fixed overhead, and the grade has a budget of seconds; so all
-    fields come out of one integer (mixed-radix digits, the kind of event lowest). Shrinking the
-    integer towards 0 moves every field towards its first, simplest choice.
+    Each draw costs hypothesis a fixed overhead, and a whole grade has a budget of seconds, so
+    choices share integers as mixed-radix digits: one integer for the kind and the session
+    (the kind the lowest digit), one for the details (text, arguments, extras, which call to
+    answer). Shrinking can then simplify the details without touching the kind or session,
+    and every choice shrinks towards its first, simplest option.
     """
     menus = _menus(style)
+    return st.builds(
+        _intent,
+        st.integers(0, _size(menus[:2]) - 1),
+        st.integers(0, _size(menus[2:]) - 1),
+        st.just(style),
+    )
+
+
+def _size(menus: tuple[tuple[Any, ...], ...]) -> int:
     size = 1
     for menu in menus:
         size *= len(menu)
-    return st.integers(0, size - 1).map(lambda number: _decode(number, menus))
+    return size
+
+
+def _digits(number: int, menus: tuple[tuple[Any, ...], ...]) -> list[Any]:
+    chosen = []
+    for menu in menus:
+        number, index = divmod(number, len(menu))
+        chosen.append(menu[index])
+    return chosen
 
 
 def _menus(style: Style) -> tuple[tuple[Any, ...], ...]:
@@ -88,12 +107,10 @@ def _menus(style: Style) -> tuple[tuple[Any, ...], ...]:
     return (style.kinds, style.sessions, TEXTS, arguments, extras, tuple(range(4)))
 
 
-def _decode(number: int, menus: tuple[tuple[Any, ...], ...]) -> Intent:
-    fields = []
-    for menu in menus:
-        number, index = divmod(number, len(menu))
-        fields.append(menu[index])
-    kind, session, text, other_text, extras, pick = fields
+def _intent(where: int, details: int, style: Style) -> Intent:
+    menus = _menus(style)
+    kind, session = _digits(where, menus[:2])
+    text, other_text, extras, pick = _digits(details, menus[2:])
     return Intent(session, kind, text, other_text, extras, pick)
 
 

@@ -1,0 +1,92 @@
+"""The report of one grading run, and how it reads in a terminal."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import TextIO
+
+from grader import messages
+from grader.grading import TaskResult
+
+_STYLES = {
+    messages.STATUS_PASSED: "bold green",
+    messages.STATUS_FAILED: "bold red",
+    messages.STATUS_NOT_IMPLEMENTED: "bold yellow",
+    messages.STATUS_TIMED_OUT: "bold magenta",
+    messages.STATUS_ERROR: "bold magenta",
+}
+
+
+@dataclass(frozen=True)
+class Report:
+    """What grading a target found: one result per task, or why the target did not load."""
+
+    target: str
+    results: tuple[TaskResult, ...] = ()
+    load_error: str | None = None
+    max_score: int = 0
+
+    @property
+    def score(self) -> int:
+        return sum(result.earned for result in self.results)
+
+    @property
+    def full_marks(self) -> bool:
+        """Every graded task passed (and the target loaded)."""
+        return self.load_error is None and all(
+            result.status == messages.STATUS_PASSED for result in self.results
+        )
+
+    @property
+    def exit_code(self) -> int:
+        """0 on full marks, 1 when a task did not pass, 2 when the target could not load."""
+        if self.load_error is not None:
+            return 2
+        return 0 if self.full_marks else 1
+
+    def text(self) -> str:
+        """The whole report as plain text."""
+        return "\n".join(line for line, _ in report_lines(self))
+
+
+def report_lines(report: Report) -> Iterator[tuple[str, str]]:
+    """Lines of the report, each with a rich style name ("" for none)."""
+    yield messages.REPORT_TITLE.format(target=report.target), "bold"
+    yield "", ""
+    if report.load_error is not None:
+        for line in report.load_error.splitlines():
+            yield line, "red"
+        return
+    for result in report.results:
+        yield from task_lines(result)
+    yield "", ""
+    total = messages.REPORT_TOTAL.format(earned=report.score, possible=report.max_score)
+    yield total, "bold"
+    yield (messages.REPORT_ALL_PASSED if report.full_marks else messages.REPORT_NEXT), ""
+
+
+def task_lines(result: TaskResult) -> Iterator[tuple[str, str]]:
+    """The heading line of a task, then (unless it passed) what broke and the first hint."""
+    heading = messages.REPORT_TASK.format(number=result.number, name=result.name)
+    points = messages.REPORT_POINTS.format(earned=result.earned, possible=result.points)
+    yield f"{heading:<52} {points:>6}  {result.status}", _STYLES.get(result.status, "")
+    if result.failure is not None:
+        for line in result.failure.render().splitlines():
+            yield f"    {line}", ""
+        if result.hints:
+            yield "    " + messages.REPORT_HINT.format(hint=result.hints[0]), "cyan"
+        yield "", ""
+
+
+def print_report(report: Report, stream: TextIO) -> None:
+    """Print with colours on a terminal (via rich), as plain text anywhere else."""
+    if not stream.isatty():
+        stream.write(report.text() + "\n")
+        return
+    from rich.console import Console
+    from rich.text import Text
+
+    console = Console(file=stream, highlight=False, soft_wrap=True)
+    for line, style in report_lines(report):
+        console.print(Text(line, style=style))

@@ -1,0 +1,30 @@
+"""The ``--target`` option (falling back to ``$GRADER_TARGET``, then ``exercises``)."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+from grader.loading import Target, TargetError, load_target
+
+TARGET_ENV = "GRADER_TARGET"
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption(
+        "--target",
+        default=None,
+        help="what to grade: exercises (default), solutions, a dotted module name, or a path "
+        f"to a .py file; falls back to ${TARGET_ENV}",
+    )
+
+
+@pytest.fixture(scope="session")
+def target(request: pytest.FixtureRequest) -> Target:
+    """The loaded target; a target that cannot load fails every test with the reason."""
+    spec = request.config.getoption("--target") or os.environ.get(TARGET_ENV) or "exercises"
+    try:
+        return load_target(spec)
+    except TargetError as error:
+        pytest.fail(str(error), pytrace=False)

@@ -1,0 +1,26 @@
+"""The two fixed points: the reference solution gets full marks, the stubs get nothing."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from tests.grader.conftest import run_grader
+
+
+def test_the_reference_solutions_get_full_marks_and_exit_zero(tmp_path: Path) -> None:
+    results = tmp_path / "results.json"
+    finished = run_grader("--target", "solutions", "--json", str(results))
+    assert finished.returncode == 0, finished.stdout + finished.stderr
+    document = json.loads(results.read_text(encoding="utf-8"))
+    assert (document["score"], document["max_score"], document["status"]) == (100, 100, "pass")
+    assert [test["status"] for test in document["tests"]] == ["pass"] * 5
+
+
+def test_the_exercise_stubs_score_zero_and_are_reported_as_not_started() -> None:
+    finished = run_grader("--target", "exercises")
+    assert finished.returncode == 1
+    assert finished.stdout.count("not implemented yet") >= 5
+    assert "Total: 0/100 points" in finished.stdout
+    assert "Traceback" not in finished.stdout + finished.stderr
+    assert "NotImplementedError" not in finished.stdout
