@@ -59,8 +59,22 @@ def ratio_table(results: Results) -> Table:
     for label in ("Append", "Read all", "Read tail"):
         headers += tuple(f"{label} {size:,}" for size in sizes)
     rows = [_ratio_row(results, system.name, sizes) for system in results.systems]
-    note = "time / ours (ours = 1.00): above 1 is slower than ours, below 1 faster."
-    return Table("Ratios against ours at equal durability", headers, rows, [note])
+    notes = ["time / ours (ours = 1.00): above 1 is slower than ours, below 1 faster."]
+    notes += _unequal_journal_notes(results)
+    return Table("Ratios against ours at equal durability", headers, rows, notes)
+
+
+def _unequal_journal_notes(results: Results) -> list[str]:
+    notes = {}
+    for figures in results.chat:
+        ours = results.ours_like(figures)
+        if ours is not None and ours.durability.journal_mode != figures.durability.journal_mode:
+            notes[figures.system] = (
+                f"{figures.system} runs in {figures.durability.journal_mode.upper()} journal"
+                f" mode, ours in {ours.durability.journal_mode.upper()}: its API cannot change"
+                " that, so it is compared with ours at the same synchronous setting only."
+            )
+    return list(notes.values())
 
 
 def _ratio_row(results: Results, name: str, sizes: list[int]) -> tuple[str, ...]:

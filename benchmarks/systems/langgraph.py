@@ -36,8 +36,9 @@ INFO = AdapterInfo(
     ),
     max_messages=1_000,
     limit_reason=(
-        "every checkpoint stores the whole message list, so appends grow O(n) in time and in"
-        " bytes; 10,000 messages would take tens of minutes and gigabytes"
+        "every checkpoint stores the whole message list, so each append costs O(n) in time"
+        " and bytes; extrapolated from 1,000 messages, one run of 10,000 would take about"
+        " 20 minutes and write about 14 GB"
     ),
 )
 
