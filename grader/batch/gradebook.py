@@ -39,7 +39,7 @@ def gradebook_columns() -> list[str]:
 
 def report_of(row: Row) -> dict[str, object]:
     """The row's results, or a pointless report saying why it could not be graded."""
-    return row.results if row.results is not None else results_format.ungraded_report(row.status)
+    return row.report if row.report is not None else results_format.ungraded_report(row.status)
 
 
 def gradebook_line(row: Row) -> dict[str, object]:
@@ -74,8 +74,7 @@ def most_failed(rows: Sequence[Row]) -> list[tuple[tuple[str, str], int]]:
     """Count, per (task id, property sentence), the submissions that broke it; most first."""
     counts: Counter[tuple[str, str]] = Counter()
     for row in rows:
-        if row.results is not None:
-            counts.update(set(results_format.broken_properties(row.results)))
+        counts.update(set(row.broken))
     return sorted(counts.items(), key=lambda item: (-item[1], item[0]))
 
 

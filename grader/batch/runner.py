@@ -25,11 +25,11 @@ from grader.batch.discovery import Submission, install_submission
 from grader.batch.sandbox import Limits, StepOutcome, limit_arguments, run_step
 
 # The row statuses, from best to worst news.
-GRADED = "graded"
-TIMED_OUT = "timed_out"
-MEMORY_EXCEEDED = "memory_exceeded"
-CRASHED = "crashed"
-IMPORT_ERROR = "import_error"
+GRADED = results_format.GRADED
+TIMED_OUT = results_format.TIMED_OUT
+MEMORY_EXCEEDED = results_format.MEMORY_EXCEEDED
+CRASHED = results_format.CRASHED
+IMPORT_ERROR = results_format.IMPORT_ERROR
 INVALID_RESULTS = "invalid_results"
 NO_SUBMISSION = "no_submission"
 STATUSES = (
@@ -47,12 +47,14 @@ KIT_ROOT = Path(__file__).resolve().parents[2]
 
 @dataclass(frozen=True, slots=True)
 class Row:
-    """What the batch knows about one submission: its status and, when graded, the results
-    (the grader's own ``--json`` format, as received over the signed channel)."""
+    """What the batch knows about one submission: its status and, when it was graded, the
+    report (the grader's ``--json`` format) and the properties it broke, as ``(task id,
+    sentence)`` pairs, all received over the signed channel."""
 
     id: str
     status: str
-    results: dict[str, Any] | None = None
+    report: dict[str, Any] | None = None
+    broken: tuple[tuple[str, str], ...] = ()
 
 
 def grade_submission(submission: Submission, limits: Limits, logs_dir: Path) -> Row:
@@ -125,20 +127,27 @@ def row_from_grading(submission_id: str, outcome: StepOutcome, key: bytes) -> Ro
         return Row(submission_id, TIMED_OUT)
     if not outcome.channel:
         return Row(submission_id, CRASHED)
-    results = verified_results(outcome.channel, key)
-    if results is None:
+    envelope = verified_envelope(outcome.channel, key)
+    if envelope is None:
         return Row(submission_id, INVALID_RESULTS)
-    return Row(submission_id, results_format.row_status(results) or GRADED, results)
+    broken = tuple((str(task), str(sentence)) for task, sentence in envelope["broken"])
+    return Row(submission_id, envelope["status"], envelope["report"], broken)
 
 
-def verified_results(message: bytes, key: bytes) -> dict[str, Any] | None:
-    """Return the results in ``<hmac>\\n<json>``, or None unless the signature matches."""
+def verified_envelope(message: bytes, key: bytes) -> dict[str, Any] | None:
+    """Return the envelope in ``<hmac>\\n<json>``, or None unless it is signed and well formed."""
     signature, _, payload = message.partition(b"\n")
     expected = hmac.new(key, payload, hashlib.sha256).hexdigest().encode("ascii")
     if not hmac.compare_digest(signature, expected):
         return None
     try:
-        results = json.loads(payload)
+        envelope = json.loads(payload)
     except ValueError:
         return None
-    return results if isinstance(results, dict) else None
+    well_formed = (
+        isinstance(envelope, dict)
+        and envelope.get("status") in STATUSES
+        and isinstance(envelope.get("report"), dict)
+        and isinstance(envelope.get("broken"), list)
+    )
+    return envelope if well_formed else None

@@ -21,15 +21,19 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
+from grader.i18n import current_language
+
 
 @dataclass(frozen=True, slots=True)
 class Limits:
-    """What one submission may use: memory (MiB), log output (MiB) and wall-clock seconds."""
+    """What one submission may use: memory (MiB), log output (MiB) and wall-clock seconds for
+    its import, for each task (the grader's own per-task limit) and for its whole grading."""
 
     memory_mb: int = 1024
     output_mb: int = 2
     import_seconds: float = 10.0
-    grading_seconds: float = 120.0
+    task_seconds: float = 5.0
+    grading_seconds: float = 60.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,12 +64,18 @@ def sandbox_environment(sandbox: Path, kit_root: Path) -> dict[str, str]:
         "PYTHONDONTWRITEBYTECODE": "1",
         "PYTHONIOENCODING": "utf-8",
         "LANG": "C.UTF-8",
+        # Reports come back in the language the instructor chose (see grader.i18n).
+        "LANGUAGE": current_language(),
     }
 
 
 def limit_arguments(limits: Limits) -> list[str]:
     """Return the command-line flags that tell the child which limits to set on itself."""
-    return ["--memory-mb", str(limits.memory_mb), "--output-mb", str(limits.output_mb)]
+    return [
+        f"--memory-mb={limits.memory_mb}",
+        f"--output-mb={limits.output_mb}",
+        f"--task-seconds={limits.task_seconds}",
+    ]
 
 
 def run_step(

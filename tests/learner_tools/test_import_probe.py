@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import hashlib
+import hmac
+
 import pytest
 
 from grader.batch import runner
@@ -51,16 +54,24 @@ def test_probe_status_names_the_import_problem(tmp_path, source, expected):
     assert probe_source(tmp_path, source) == expected
 
 
-def test_results_with_a_wrong_signature_are_not_trusted():
+def signed(key: bytes, payload: bytes) -> bytes:
+    """A message as the grading worker sends it: ``<hmac>\\n<payload>``."""
+    return hmac.new(key, payload, hashlib.sha256).hexdigest().encode() + b"\n" + payload
+
+
+ENVELOPE = b'{"status": "graded", "broken": [], "report": {"score": 3}}'
+
+
+def test_an_envelope_with_a_wrong_signature_is_not_trusted():
+    assert runner.verified_envelope(signed(b"k" * 32, ENVELOPE), b"x" * 32) is None
+
+
+def test_a_signed_envelope_that_is_malformed_is_not_trusted():
     key = b"k" * 32
-    forged = b"0" * 64 + b'\n{"score": 100}'
-    assert runner.verified_results(forged, key) is None
+    assert runner.verified_envelope(signed(key, b'{"status": "excellent"}'), key) is None
 
 
-def test_results_with_the_right_signature_are_read():
-    import hashlib
-    import hmac
-
-    key, payload = b"k" * 32, b'{"score": 3}'
-    message = hmac.new(key, payload, hashlib.sha256).hexdigest().encode() + b"\n" + payload
-    assert runner.verified_results(message, key) == {"score": 3}
+def test_a_signed_well_formed_envelope_is_read():
+    key = b"k" * 32
+    envelope = runner.verified_envelope(signed(key, ENVELOPE), key)
+    assert envelope == {"status": "graded", "broken": [], "report": {"score": 3}}
