@@ -58,13 +58,16 @@ CELLS = [
 
     from pprint import pprint
 
-    from exercises import (
-        append_event,
-        create_event_log,
-        get_events_for_session,
-        list_sessions,
-        replay_session,
-    )
+    try:
+        from exercises import (
+            append_event,
+            create_event_log,
+            get_events_for_session,
+            list_sessions,
+            replay_session,
+        )
+    except Exception as error:  # e.g. a syntax error in a half-edited file
+        print(f"your exercises could not be imported: {type(error).__name__}: {error}")
 
 
     def attempt(action) -> None:
@@ -80,7 +83,8 @@ CELLS = [
     '''),
     md(r"""
     `%autoreload 2` re-imports your `exercises` each time a cell runs, so saving a file and
-    re-running a cell is enough: no kernel restart. The grading helper:
+    re-running a cell is enough: no kernel restart. (If a file could not be imported at all,
+    say because of a syntax error, fix it and run the cell above again.) The grading helper:
     """),
     code(GRADE_HELPER),
     md(r"""
