@@ -305,9 +305,9 @@ CELLS = [
     * **Writes.** The snapshot model's total grows with the *square* of the session length,
       because turn *n* rewrites all *n* earlier messages. The event log's grows in a straight
       line: each event is written once.
-    * **Reads.** All grow in a straight line (a longer conversation is more to read), but
-      replay grows several times faster than loading a snapshot: it decodes one JSON payload
-      per event and folds them one by one. At the lengths of real conversations it is still
+    * **Reads.** All three grow with the session (a longer conversation is more to read),
+      but replay grows many times faster than loading a snapshot: it decodes one JSON
+      payload per event and folds the events one by one. At the lengths of real conversations it is still
       a few milliseconds, but it is the price of the model, paid on every read. The third
       line is the way out, shown in notebook 4: a **projection**, a `messages` table the
       store keeps in step with the events, read with one plain query.
