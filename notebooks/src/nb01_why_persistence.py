@@ -98,6 +98,7 @@ CELLS = [
     import multiprocessing
     import os
     import signal
+    from functools import partial
 
     FORK = multiprocessing.get_context("fork")
 
@@ -123,14 +124,14 @@ CELLS = [
     '''),
     code(r"""
     service, pipe = start_service()
-    show(lambda text: ask(pipe, text), "how many orders do I have?")
+    show(partial(ask, pipe), "how many orders do I have?")
 
     os.kill(service.pid, signal.SIGKILL)  # the crash: no cleanup code runs
     service.join()
     print(f"\n[service killed, exit code {service.exitcode}: -9 means SIGKILL]\n")
 
     service, pipe = start_service()  # the supervisor restarts it
-    show(lambda text: ask(pipe, text), "what did I just ask?")
+    show(partial(ask, pipe), "what did I just ask?")
     service.kill()
     service.join()
     """),
