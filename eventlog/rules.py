@@ -84,7 +84,8 @@ def _check_json_compatible(payload: Mapping[Any, Any]) -> None:
     if not all(isinstance(key, str) for key in payload):
         raise InvalidPayloadError("payload keys must all be strings")
     try:
-        json.dumps(payload, allow_nan=False)
+        # encode() catches lone surrogates ("\ud800"): valid in a str, not storable as UTF-8.
+        json.dumps(payload, allow_nan=False, ensure_ascii=False).encode("utf-8")
     except (TypeError, ValueError) as error:
         raise InvalidPayloadError(f"payload must be JSON-compatible: {error}") from None
 

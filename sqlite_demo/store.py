@@ -243,7 +243,7 @@ class SqliteEventStore:
             rows = connection.execute(
                 f"SELECT {EVENT_COLUMNS} FROM events"
                 " WHERE session_id = ? AND event_id > ? ORDER BY event_id",
-                (session_id, after_event_id),
+                (session_id, _clamp_to_sqlite_integer(after_event_id)),
             )
             return [event_from_row(row) for row in rows]
 
@@ -298,3 +298,9 @@ if TYPE_CHECKING:
     def _honours_the_port(store: SqliteEventStore) -> EventStore:
         # mypy checks this assignment: the store must satisfy eventlog.ports.EventStore.
         return store
+
+
+def _clamp_to_sqlite_integer(value: int) -> int:
+    # SQLite integers are 64-bit; Python's are not. Every event id lies inside that range, so
+    # clamping changes no answer and keeps "after 2**64" meaning "nothing", as in the pure core.
+    return max(-(2**63), min(value, 2**63 - 1))

@@ -7,10 +7,11 @@ commit, and if any later step fails, everything it wrote is rolled back with the
 
 from __future__ import annotations
 
+import json
 import sqlite3
 import time
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, NamedTuple
 
 from eventlog import ReadOnlyPayload, call_state_in, check_call_id
 from sqlite_demo import projections
@@ -116,14 +117,22 @@ def _check_call_id(
     call_id = payload["call_id"]
     # The events are the source of truth and call_state_in is the core's own fold over
     # them. Matching the call id in SQL (json_extract) would be faster but is not exact:
-    # it never matches an id holding a NUL character, which the core accepts.
+    # it never matches an id holding a NUL character, which the core accepts. Decoding only
+    # the payload, without building full events, keeps this scan cheap.
     rows = connection.execute(
-        f"SELECT {EVENT_COLUMNS} FROM events WHERE session_id = ?"
+        "SELECT type, payload FROM events WHERE session_id = ?"
         " AND type IN ('tool_call', 'tool_result') ORDER BY event_id",
         (session_id,),
     )
-    state = call_state_in((event_from_row(row) for row in rows), call_id)
-    check_call_id(event_type, call_id, state)
+    tool_events = (_ToolEvent(kind, json.loads(body)) for kind, body in rows)
+    check_call_id(event_type, call_id, call_state_in(tool_events, call_id))
+
+
+class _ToolEvent(NamedTuple):
+    """Just what :func:`eventlog.call_state_in` reads of an event."""
+
+    type: str
+    payload: dict[str, Any]
 
 
 def _insert_event(
