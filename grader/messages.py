@@ -145,10 +145,9 @@ REFUSED_APPENDS_NOTHING: Final = (
 ACCEPT: Final = {
     "plain": "append_event accepts every valid append.",
     "empty_content": "Empty content is valid: append_event accepts it.",
-    "empty_arguments": "Empty arguments are valid: append_event accepts them.",
     "arguments_not_json": (
-        "Tool arguments are stored as given, even when they are not valid JSON: append_event "
-        "accepts them."
+        "Tool arguments are stored as given, even when they are not valid JSON (or empty): "
+        "append_event accepts them."
     ),
     "extra_keys": "Extra payload keys are valid: append_event accepts them.",
     "shared_call_id": (

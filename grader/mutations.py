@@ -1,13 +1,14 @@
 """Trying to change data in place, the way a careless (or curious) caller would.
 
 Used to check that nothing a caller does to a payload dict, an event's payload or a replayed
-message can reach into the log. Every attempt is written as a line of Python; only the
-attempts that did not raise are reported, so the transcript shows exactly what worked.
+message can reach into the log. Every attempt is written as a line of Python; the caller
+checks the log after each change that did not raise, so a transcript ends with the one line
+that did the damage.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from grader.rendering import literal
@@ -16,8 +17,8 @@ Change = tuple[Callable[[str], str], Callable[[Any], object]]
 CHANGED = "changed"
 
 
-def scribble(root_code: str, get_root: Callable[[], Any], thorough: bool) -> list[str]:
-    """Change everything reachable from ``get_root()`` in place; return the lines that worked.
+def scribble(root_code: str, get_root: Callable[[], Any], thorough: bool) -> Iterator[str]:
+    """Change everything reachable from ``get_root()`` in place, yielding each line that worked.
 
     Args:
         root_code: how the root is written in Python (``p1``, ``e1.payload``, ``messages``).
@@ -25,7 +26,6 @@ def scribble(root_code: str, get_root: Callable[[], Any], thorough: bool) -> lis
         thorough: also try the methods (update, pop, clear, ...) a read-only subclass of dict
             or list might have forgotten to block; plain item assignment otherwise.
     """
-    done = []
     for path in _container_paths(_quietly(get_root), ()):
         target_code = root_code + "".join(f"[{literal(key)}]" for key in path)
         container = _quietly(lambda path=path: _at(get_root(), path))  # type: ignore[misc]
@@ -34,8 +34,7 @@ def scribble(root_code: str, get_root: Callable[[], Any], thorough: bool) -> lis
                 action(_at(get_root(), path))
             except Exception:
                 continue
-            done.append(render(target_code))
-    return done
+            yield render(target_code)
 
 
 def _quietly(fetch: Callable[[], Any]) -> Any:

@@ -174,7 +174,6 @@ def unusual_features(
     checks: list[tuple[str, Callable[[], bool]]] = [
         ("unusual_session_id", lambda: session != session.strip() or not session.isascii()),
         ("empty_content", lambda: payload.get("content") == ""),
-        ("empty_arguments", lambda: kind == "tool_call" and payload["arguments"] == ""),
         ("arguments_not_json", lambda: kind == "tool_call" and not _is_json(payload["arguments"])),
         (
             "shared_call_id",

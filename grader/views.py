@@ -25,12 +25,23 @@ class Unreadable(Exception):
         self.error = error
 
 
+_SCALARS = frozenset({str, int, float, bool, bytes, type(None)})
+
+
 def plain(value: Any) -> Any:
     """Deep-convert mappings to dicts and lists/tuples to lists; leave every other value alone.
 
     Tuples become lists because a deep-frozen payload (lists stored as tuples so nobody can
     change them) is a sensible way to keep the log read-only, and JSON has no tuples anyway.
     """
+    kind = type(value)
+    # Fast paths first: this runs on every value of every read of every example.
+    if kind in _SCALARS:
+        return value
+    if kind is dict:
+        return {key: plain(item) for key, item in value.items()}
+    if kind is list or kind is tuple:
+        return [plain(item) for item in value]
     if isinstance(value, str | bytes):
         return value
     if isinstance(value, Mapping) or _is_mapping_like(value):

@@ -80,15 +80,20 @@ def check_fresh(target: Target, program: list[Append]) -> None:
         before = trial.as_list(messages.REPLAY_FRESH, code, result)
         trial.lines.append(f"messages = {code}")
         trial.lines.append(messages.CHANGE_REPLAY)
-        trial.lines.extend(scribble("messages", lambda result=result: result, thorough=True))  # type: ignore[misc]
-        code, again = trial.replay(messages.REPLAY_FRESH, log, session)
-        after = trial.as_list(messages.REPLAY_FRESH, code, again)
-        if after != before:
-            outcome = [
-                messages.RETURNED.format(value=literal(after)),
-                messages.EXPECTED.format(value=literal(before)),
-            ]
-            trial.fail(messages.REPLAY_FRESH, code, outcome)
+        for line in scribble("messages", lambda result=result: result, thorough=True):  # type: ignore[misc]
+            trial.lines.append(line)
+            _check_unchanged(trial, log, session, before)
+
+
+def _check_unchanged(trial: Trial, log: LogVar, session: str, before: list[Any]) -> None:
+    code, again = trial.replay(messages.REPLAY_FRESH, log, session)
+    after = trial.as_list(messages.REPLAY_FRESH, code, again)
+    if after != before:
+        outcome = [
+            messages.RETURNED.format(value=literal(after)),
+            messages.EXPECTED.format(value=literal(before)),
+        ]
+        trial.fail(messages.REPLAY_FRESH, code, outcome)
 
 
 PROPERTIES = (

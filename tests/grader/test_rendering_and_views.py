@@ -53,8 +53,8 @@ def test_an_event_is_read_by_its_attributes_whatever_its_class() -> None:
 
 def test_scribble_reports_only_the_changes_that_worked() -> None:
     data = {"content": "hi", "meta": [1]}
-    lines = scribble("p", lambda: data, thorough=False)
+    lines = list(scribble("p", lambda: data, thorough=False))
     assert 'p["content"] = "changed"' in lines
     assert 'p["meta"].append("changed")' in lines
     frozen = MappingProxyType({"content": "hi", "meta": (1,)})
-    assert scribble("p", lambda: frozen, thorough=True) == []
+    assert list(scribble("p", lambda: frozen, thorough=True)) == []
