@@ -12,9 +12,10 @@ Placeholders use ``str.format`` names: ``"{done} of {total} tasks done"``.
 
 from __future__ import annotations
 
+import argparse
 import gettext
 import os
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
 from functools import cache
@@ -81,6 +82,32 @@ def use_language(language: str | None) -> None:
     if language is not None and language not in LANGUAGES:
         raise ValueError(f"no catalog for language {language!r}; choose one of {LANGUAGES}")
     _chosen_language.set(language)
+
+
+def language_option(argv: Sequence[str]) -> str | None:
+    """Return the ``--lang`` value in ``argv``, read before the rest of the command line.
+
+    The command line's own help texts are translated, so the language must be known before
+    the real parser is built.
+
+    Raises:
+        SystemExit: (from argparse, status 2) when ``--lang`` names no catalog.
+    """
+    early = argparse.ArgumentParser(add_help=False)
+    early.add_argument("--lang", choices=LANGUAGES)
+    known, _ = early.parse_known_args(list(argv))
+    return known.lang
+
+
+def apply_language(language_code: str | None) -> None:
+    """Speak ``language_code`` here and in every process started from now on (``--lang``).
+
+    Setting ``LANGUAGE`` is what carries the choice into the grader's worker processes and
+    the batch's sandboxes; None leaves the locale in charge.
+    """
+    use_language(language_code)
+    if language_code is not None:
+        os.environ["LANGUAGE"] = language_code
 
 
 @contextmanager

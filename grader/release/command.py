@@ -1,0 +1,30 @@
+"""``python -m grader release OUT_DIR``: write the learner's copy and prove it works."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from grader.i18n import LANGUAGES, text
+from grader.release import run_release
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The ``release`` command's options."""
+    parser = argparse.ArgumentParser(
+        prog="python -m grader release", description=text("cli.release.description")
+    )
+    parser.add_argument("out_dir", type=Path, metavar="OUT_DIR", help=text("cli.release.out"))
+    parser.add_argument("--lang", choices=LANGUAGES, help=text("cli.lang"))
+    return parser
+
+
+def main(argv: list[str]) -> int:
+    """Release; exit status 0 when every proof passed, 1 when one failed, 2 when the copy
+    could not be written."""
+    arguments = build_parser().parse_args(argv)
+    try:
+        return run_release(arguments.out_dir)
+    except (FileExistsError, ValueError) as error:
+        print(text("cli.release.refused", reason=error))
+        return 2
