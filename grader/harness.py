@@ -34,6 +34,9 @@ def _no_progress(function: str) -> None:
 progress: Callable[[str], None] = _no_progress
 
 
+UNKNOWN_TYPE = "system"
+
+
 @dataclass(frozen=True)
 class LogVar:
     """A learner log, the name it has in the transcript, and the oracle's twin of it."""
@@ -166,6 +169,22 @@ class Trial:
             )
         self.lines.append(code)
         return LogVar(new_value, new_name, model), EventVar(event, event_name, model_event)
+
+    def refused_append(self, sentence: str, log: LogVar, session: str) -> None:
+        """Make an append every implementation must refuse (an unknown event type).
+
+        Other tasks use it to check that a refused call leaves no trace in *their* reads. An
+        implementation that does not refuse it loses the reject_bad_input task for that; here
+        the example is simply discarded.
+        """
+        payload = {"content": "hi"}
+        code = _append_code(log.name, session, UNKNOWN_TYPE, literal(payload))
+        result = self.attempt(
+            sentence, "append_event", code, log.value, session, UNKNOWN_TYPE, payload
+        )
+        if not isinstance(result, Raised) or not isinstance(result.error, ValueError):
+            reject()
+        self.lines.append(f"{code}  # raises {type(result.error).__name__}")
 
     def _refused_valid(self, append: Append, code: str, raised: Raised) -> None:
         if not isinstance(raised.error, ValueError):

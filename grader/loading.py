@@ -120,10 +120,16 @@ def _run_guarded(spec: str, load: Callable[[], object]) -> None:
     except Exception as error:
         detail = messages.LOAD_RAISED.format(kind=type(error).__name__, message=error)
         frames = traceback.extract_tb(error.__traceback__)
-        own = [f for f in frames if "importlib" not in f.filename and "grader" not in f.filename]
+        own = [f for f in frames if not _is_machinery(f.filename)]
         if own:
             detail += f" ({_short(own[-1].filename)}:{own[-1].lineno})"
         raise TargetError(_heading(spec) + "\n" + detail) from None
+
+
+def _is_machinery(filename: str) -> bool:
+    """Frames of the import system or of the grader itself, not of the code being loaded."""
+    grader_dir = os.path.dirname(os.path.abspath(__file__))
+    return filename.startswith("<frozen") or os.path.abspath(filename).startswith(grader_dir)
 
 
 def _functions(module: ModuleType, spec: str) -> dict[str, Callable[..., Any]]:

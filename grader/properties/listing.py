@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from hypothesis import strategies as st
+
 from grader import messages
 from grader.harness import LogVar, Trial
 from grader.loading import Target
@@ -10,14 +12,23 @@ from grader.properties import Property
 from grader.rendering import literal
 
 STYLE = Style(sessions=("a", "b", "c", "d"), max_appends=8, extras=False)
+REFUSED_SESSION = "z"
 
 
-def check_listing(target: Target, program: list[Append]) -> None:
-    """list_sessions on the empty log and after every append."""
+def check_listing(target: Target, example: tuple[list[Append], int]) -> None:
+    """list_sessions on the empty log and after every append.
+
+    Bit ``i`` of the mask puts a refused append in a new session before append ``i``: a
+    session whose only append was refused has no events, so it is not listed.
+    """
+    program, refusal_mask = example
     trial = Trial(target)
     log = trial.create()
     _check(trial, log)
-    for append in program:
+    for index, append in enumerate(program):
+        if refusal_mask >> index & 1:
+            trial.refused_append(messages.LIST_SESSIONS, log, REFUSED_SESSION)
+            _check(trial, log)
         log, _ = trial.append(log, append)
         _check(trial, log)
 
@@ -33,4 +44,11 @@ def _check(trial: Trial, log: LogVar) -> None:
         trial.fail(messages.LIST_SESSIONS, code, outcome)
 
 
-PROPERTIES = (Property("listing", programs(STYLE), check_listing, 40),)
+PROPERTIES = (
+    Property(
+        "listing",
+        st.tuples(programs(STYLE), st.integers(0, 2**STYLE.max_appends - 1)),
+        check_listing,
+        40,
+    ),
+)

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from hypothesis import strategies as st
+
 from grader import messages
 from grader.harness import LogVar, Trial
 from grader.loading import Target
@@ -19,12 +21,19 @@ STYLE = Style(kinds=KINDS, max_appends=8)
 UNKNOWN_SESSION = "z"
 
 
-def check_messages(target: Target, program: list[Append]) -> None:
-    """Every session (and an unknown one) replays to the oracle's messages."""
+def check_messages(target: Target, example: tuple[list[Append], int]) -> None:
+    """Every session (and an unknown one) replays to the oracle's messages.
+
+    Bit ``i`` of the mask puts a refused append before append ``i``, in the session nobody
+    uses: replaying that session must still give nothing.
+    """
+    program, refusal_mask = example
     trial = Trial(target)
     log = trial.create()
     _check_session(trial, log, "a")
-    for append in program:
+    for index, append in enumerate(program):
+        if refusal_mask >> index & 1:
+            trial.refused_append(messages.REPLAY_ISOLATED, log, UNKNOWN_SESSION)
         log, _ = trial.append(log, append)
     for session in [*STYLE.sessions, UNKNOWN_SESSION]:
         _check_session(trial, log, session)
@@ -97,6 +106,11 @@ def _check_unchanged(trial: Trial, log: LogVar, session: str, before: list[Any])
 
 
 PROPERTIES = (
-    Property("messages", programs(STYLE), check_messages, 60),
+    Property(
+        "messages",
+        st.tuples(programs(STYLE), st.integers(0, 2**STYLE.max_appends - 1)),
+        check_messages,
+        60,
+    ),
     Property("fresh", programs(STYLE, min_appends=1), check_fresh, 20),
 )
