@@ -117,7 +117,9 @@ def execute_notebook(path: Path, environment: dict[str, str]) -> ProofResult:
         resources={"metadata": {"path": str(path.parent)}},
     )
     try:
-        client.execute(env=environment)
+        # The kernel's own stderr holds only its start-up warnings; cell errors come back
+        # through the notebook protocol and are reported below.
+        client.execute(env=environment, stderr=subprocess.DEVNULL)
     except Exception as error:  # a failing cell, a timeout or a dead kernel: all fail the proof
         return ProofResult(name, FAILED, f"{path.name}: {str(error).strip()[-2000:]}")
     return ProofResult(name, PASSED, path.name)
