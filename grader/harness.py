@@ -8,65 +8,40 @@ the shrunk counterexample as a program the learner can paste and run.
 from __future__ import annotations
 
 import copy
-import os
 import traceback
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
 from typing import Any, NoReturn
 
 from hypothesis import reject
 
-from grader import messages
+from grader import messages, observing
 from grader.failures import Failure, PropertyFailure
 from grader.loading import Target
-from grader.oracle import ModelEvent, ModelLog
+from grader.observing import Observation
+from grader.oracle import ModelLog
 from grader.programs import Append
 from grader.rendering import literal, sanitize, show
+from grader.transcript import (
+    UNKNOWN_TYPE,
+    EventVar,
+    LogVar,
+    Raised,
+    append_code,
+    events_code,
+    short_path,
+)
 from grader.views import EventView, Unreadable, event_view, plain, plain_sequence
 
+__all__ = ["EventVar", "LogVar", "Raised", "Trial", "events_code", "progress"]
 
-#: Called with a function name just before learner code runs; the worker process points it
-#: at shared memory so the supervisor can name the call that never returned.
+
 def _no_progress(function: str) -> None:
     """Default progress hook: nobody is watching."""
 
 
+#: Called with a function name just before learner code runs; the worker process points it
+#: at shared memory so the supervisor can name the call that never returned.
 progress: Callable[[str], None] = _no_progress
-
-
-UNKNOWN_TYPE = "system"
-
-
-@dataclass(frozen=True)
-class LogVar:
-    """A learner log, the name it has in the transcript, and the oracle's twin of it."""
-
-    value: Any
-    name: str
-    model: ModelLog
-
-
-@dataclass(frozen=True)
-class EventVar:
-    """A learner event, its transcript name, and what the oracle says it should be."""
-
-    value: Any
-    name: str
-    model: ModelEvent
-
-
-@dataclass(frozen=True)
-class Raised:
-    """Learner code raised instead of returning."""
-
-    error: Exception
-    where: str | None
-
-    def describe(self) -> str:
-        kind, text = type(self.error).__name__, sanitize(str(self.error))
-        if self.where:
-            return messages.RAISED_AT.format(kind=kind, message=text, where=self.where)
-        return messages.RAISED.format(kind=kind, message=text)
 
 
 class Trial:
@@ -129,7 +104,7 @@ class Trial:
         learner = [f for f in frames if self.target.owns(f.filename)]
         if not learner:
             return None
-        return f"{_short_path(learner[-1].filename)}:{learner[-1].lineno}"
+        return f"{short_path(learner[-1].filename)}:{learner[-1].lineno}"
 
     # --- building logs -----------------------------------------------------------------------
     def create(self) -> LogVar:
@@ -147,7 +122,7 @@ class Trial:
         new_name = self._fresh_name(f"log{len(model.events)}")
         event_name = self._fresh_name(f"e{len(model.events)}")
         payload = copy.deepcopy(append.payload) if payload is None else payload
-        code = f"{new_name}, {event_name} = " + _append_code(
+        code = f"{new_name}, {event_name} = " + append_code(
             log.name, append.session_id, append.event_type, payload_name or literal(payload)
         )
         result = self.attempt(
@@ -178,7 +153,7 @@ class Trial:
         the example is simply discarded.
         """
         payload = {"content": "hi"}
-        code = _append_code(log.name, session, UNKNOWN_TYPE, literal(payload))
+        code = append_code(log.name, session, UNKNOWN_TYPE, literal(payload))
         result = self.attempt(
             sentence, "append_event", code, log.value, session, UNKNOWN_TYPE, payload
         )
@@ -247,83 +222,11 @@ class Trial:
             outcome = messages.UNREADABLE.format(what=problem.what, value=show(result))
             self.fail(sentence, code, [outcome])
 
-    # --- observing a log without judging the reads themselves -------------------------------
-    def observe(
-        self, log: LogVar, sessions: Iterable[str], replays: bool = True
-    ) -> list[tuple[str, Any]]:
-        """Every available read on ``log``, as (code, plain answer or raised error) pairs.
+    # --- observing (see grader.observing) ------------------------------------------------------
+    def observe(self, log: LogVar, sessions: Iterable[str], replays: bool = True) -> Observation:
+        """Every read available to this task on ``log``, as (code, answer) pairs."""
+        return observing.observe(self, log, sessions, replays)
 
-        Used to check that something did *not* change a log: the answers are compared with
-        later answers of the same reads, never with the oracle, so a wrong read function
-        does not make an unrelated task fail.
-        """
-        observations = []
-        readers = self.target.readers
-        for session in sessions:
-            if "get_events_for_session" in readers:
-                code = events_code(log.name, session, None)
-                observations.append(
-                    (code, self._quiet(code, "get_events_for_session", log.value, session))
-                )
-        if "list_sessions" in readers:
-            code = f"list_sessions({log.name})"
-            observations.append((code, self._quiet(code, "list_sessions", log.value)))
-        for session in sessions:
-            if replays and "replay_session" in readers:
-                code = f"replay_session({log.name}, {literal(session)})"
-                observations.append((code, self._quiet(code, "replay_session", log.value, session)))
-        return observations
-
-    def _quiet(self, code: str, function: str, *args: Any) -> Any:
-        result = self.attempt(messages.OLD_LOG_UNCHANGED, function, code, *args)
-        if isinstance(result, Raised):
-            return ("raised", result.describe())
-        try:
-            items = plain_sequence(result, "the result")
-            return [
-                event_view(item) if function == "get_events_for_session" else plain(item)
-                for item in items
-            ]
-        except Unreadable:
-            return ("unreadable", show(result))
-        except Exception as error:
-            return ("unreadable", type(error).__name__)
-
-    def compare_observations(
-        self, sentence: str, before: list[tuple[str, Any]], after: list[tuple[str, Any]]
-    ) -> None:
+    def compare_observations(self, sentence: str, before: Observation, after: Observation) -> None:
         """Fail with ``sentence`` at the first read whose answer changed."""
-        for (code, old), (_, new) in zip(before, after, strict=True):
-            if old != new:
-                outcome = [
-                    messages.READ_BEFORE.format(value=_show_observation(old)),
-                    messages.READ_AFTER_CHANGE.format(value=_show_observation(new)),
-                ]
-                self.fail(sentence, code, outcome)
-
-
-def events_code(log_name: str, session: Any, after: int | None) -> str:
-    suffix = "" if after is None else f", after_event_id={after}"
-    return f"get_events_for_session({log_name}, {literal(session)}{suffix})"
-
-
-def _append_code(log_name: str, session: Any, event_type: Any, payload_code: str) -> str:
-    return f"append_event({log_name}, {literal(session)}, {literal(event_type)}, {payload_code})"
-
-
-def _show_observation(value: Any) -> str:
-    if isinstance(value, tuple) and len(value) == 2 and value[0] in ("raised", "unreadable"):
-        return str(value[1])
-    if isinstance(value, list):
-        return (
-            "[" + ", ".join(str(v) if isinstance(v, EventView) else literal(v) for v in value) + "]"
-        )
-    return literal(value)
-
-
-def _short_path(path: str) -> str:
-    try:
-        relative = os.path.relpath(path)
-    except ValueError:
-        return path
-    return path if relative.startswith("..") else relative
+        observing.compare_observations(self, sentence, before, after)
