@@ -34,6 +34,28 @@ BASE_SETTINGS = settings(
 )
 
 
+def _ignore_local_constants() -> None:
+    """Stop hypothesis from mixing literals found in loaded modules into generated data.
+
+    Recent hypothesis versions scan every non-library module in ``sys.modules`` for constants
+    and sometimes draw those instead of random values (caching them under ``.hypothesis/`` in
+    the current folder). Here that would make the examples depend on what else happens to be
+    loaded, for instance other learners' files graded earlier in the same process, and would
+    write into the learner's folder. The grader's strategies are built to cover what matters,
+    so the scan is switched off; on versions without it this does nothing.
+    """
+    try:
+        from hypothesis.internal.conjecture import providers
+    except ImportError:  # pragma: no cover - a hypothesis version without this module
+        return
+    empty = getattr(providers, "_local_constants", None)
+    if empty is not None and hasattr(providers, "_get_local_constants"):
+        providers._get_local_constants = lambda: empty
+
+
+_ignore_local_constants()
+
+
 @dataclass(frozen=True)
 class Property:
     """One hypothesis test: examples from ``strategy``, each checked by ``check``."""

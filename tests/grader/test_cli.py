@@ -101,3 +101,21 @@ def test_the_target_can_come_from_the_environment() -> None:
     finished = run_grader("--task", "list_sessions", env={"GRADER_TARGET": "solutions"})
     assert finished.returncode == 0
     assert "Listing sessions" in finished.stdout
+
+
+def test_an_exception_in_learner_code_names_the_call_the_type_and_the_line(
+    write_target: Callable[[str, str], Path],
+) -> None:
+    source = (
+        "from solutions import append_event, create_event_log, get_events_for_session\n"
+        "from solutions import list_sessions\n"
+        "\n"
+        "def replay_session(log, session_id):\n"
+        "    return {}['no such key']\n"
+    )
+    finished = run_grader("--target", str(write_target("raises.py", source)), "--task", "replay")
+    assert finished.returncode == 1
+    assert "replay_session(log" in finished.stdout
+    assert "raised KeyError: 'no such key' (at " in finished.stdout
+    assert "raises.py:5)" in finished.stdout
+    assert "Traceback" not in finished.stdout + finished.stderr

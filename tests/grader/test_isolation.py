@@ -57,14 +57,21 @@ def test_sys_exit_in_learner_code_is_an_error_of_that_task(
     assert finished.stdout.count("passed") == 4
 
 
-def test_os_exit_in_learner_code_is_an_error_and_a_fresh_worker_grades_the_rest(
-    write_target: Callable[[str, str], Path], tmp_path: Path
+KILLERS = {
+    "os_exit": ("    os._exit(9)\n", "exit code 9"),
+    "segfault": ("    import ctypes\n    ctypes.string_at(0)\n", "exit code -11"),
+}
+
+
+@pytest.mark.parametrize("body, shown", KILLERS.values(), ids=list(KILLERS))
+def test_a_worker_killed_by_learner_code_is_an_error_and_a_fresh_one_grades_the_rest(
+    body: str, shown: str, write_target: Callable[[str, str], Path], tmp_path: Path
 ) -> None:
-    path = write_target("dies.py", REST + "\ndef list_sessions(log):\n    os._exit(9)\n")
+    path = write_target("dies.py", REST + "\ndef list_sessions(log):\n" + body)
     results = tmp_path / "results.json"
     finished = run_grader("--target", str(path), "--json", str(results))
     assert finished.returncode == 1
-    assert "exit code 9" in finished.stdout
+    assert shown in finished.stdout
     statuses = [t["status"] for t in json.loads(results.read_text(encoding="utf-8"))["tests"]]
     assert statuses == ["pass", "pass", "error", "pass", "pass"]
 
