@@ -53,11 +53,14 @@ def _append_and_read(results: Results) -> Figure:
     ):
         _label_systems(axes, results, names)
         axes.set_xscale("log")
+        axes.margins(x=0.15)  # room for the value labels at the ends of the bars
         axes.set_xlabel(label)
         axes.grid(axis="x", which="both", alpha=0.3)
     read_axes.set_yticklabels([])
-    append_axes.legend(loc="lower right")
+    handles, labels = append_axes.get_legend_handles_labels()
+    figure.legend(handles, labels, loc="lower center", ncol=len(labels), frameon=False)
     figure.suptitle("One message per call, one commit each (missing bar: size skipped)")
+    figure.subplots_adjust(bottom=0.16)
     return figure
 
 

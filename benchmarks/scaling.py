@@ -18,10 +18,11 @@ import json
 import sqlite3
 import tempfile
 from collections.abc import Callable, Iterator, Sequence
+from contextlib import ExitStack
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 
-from benchmarks.chat_bench import directory_size
 from benchmarks.measure import median, time_once
 from benchmarks.workload import ChatMessage, chat_messages
 from sqlite_demo.connection import apply_schema
@@ -57,33 +58,53 @@ class ReplayPoint:
 def run_replay_scaling(
     total_events: Sequence[int], repeats: int, progress: Progress
 ) -> list[ReplayPoint]:
-    """Build a database of each size in turn, replay the session, and delete the database.
+    """Build a database of each size, then time the session's replay in every one of them.
+
+    All databases stay open together and the timed replays go round-robin across them, so
+    a burst of load from elsewhere on the machine slows every size alike.
 
     Args:
         total_events: database sizes; each must be a multiple of 100 (one session = 100).
-        repeats: how many timed replays the median is taken over.
+        repeats: how many timed replays per database the median is taken over.
     """
-    points = []
-    for total in total_events:
-        with tempfile.TemporaryDirectory(prefix="bench-scaling-") as name:
-            point = _measure(Path(name) / "scaling.db", total, repeats)
-        progress(
-            f"replay scaling: {total:,} events built in {point.build_seconds:.1f} s, replay"
-            f" {point.replay_seconds * 1e3:.2f} ms"
-        )
-        points.append(point)
-    return points
+    with tempfile.TemporaryDirectory(prefix="bench-scaling-") as name, ExitStack() as stores:
+        built = [_build(Path(name), total, progress) for total in total_events]
+        opened = [stores.enter_context(SqliteEventStore(b.path)) for b in built]
+        replays = [
+            partial(_replay_checked, s, session_id(b.sessions // 2))
+            for s, b in zip(opened, built, strict=True)
+        ]
+        firsts = [time_once(replay) for replay in replays]
+        samples = _round_robin(replays, repeats)
+    return [
+        ReplayPoint(b.total, b.sessions, median(taken), first, b.seconds, b.size_bytes)
+        for b, first, taken in zip(built, firsts, samples, strict=True)
+    ]
 
 
-def _measure(path: Path, total: int, repeats: int) -> ReplayPoint:
+def _round_robin(actions: Sequence[Callable[[], object]], repeats: int) -> list[list[float]]:
+    samples: list[list[float]] = [[] for _ in actions]
+    for _ in range(repeats):
+        for action, taken in zip(actions, samples, strict=True):
+            taken.append(time_once(action))
+    return samples
+
+
+@dataclass(frozen=True, slots=True)
+class _Built:
+    path: Path
+    total: int
+    sessions: int
+    seconds: float
+    size_bytes: int
+
+
+def _build(directory: Path, total: int, progress: Progress) -> _Built:
+    path = directory / f"events-{total}.db"
     sessions = total // EVENTS_PER_SESSION
-    build_seconds = time_once(lambda: build_database(path, sessions))
-    target = session_id(sessions // 2)
-    with SqliteEventStore(path) as store:
-        first = time_once(lambda: _replay_checked(store, target))
-        replay = median([time_once(lambda: store.replay_session(target)) for _ in range(repeats)])
-    size = directory_size(path.parent)
-    return ReplayPoint(total, sessions, replay, first, build_seconds, size)
+    seconds = time_once(lambda: build_database(path, sessions))
+    progress(f"replay scaling: database of {total:,} events built in {seconds:.1f} s")
+    return _Built(path, total, sessions, seconds, path.stat().st_size)
 
 
 def _replay_checked(store: SqliteEventStore, target: str) -> None:
