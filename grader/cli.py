@@ -7,6 +7,7 @@ import argparse
 import os
 import sys
 
+from grader import messages
 from grader.report import print_report
 from grader.results_json import write_results
 from grader.runner import DEFAULT_TIME_LIMIT, run
@@ -18,28 +19,26 @@ TARGET_ENV = "GRADER_TARGET"
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="python -m grader",
-        description="Grade the five event-log functions by their behaviour.",
+        description=messages.CLI_DESCRIPTION,
     )
     parser.add_argument(
         "--target",
         default=os.environ.get(TARGET_ENV, "exercises"),
-        help="exercises (default), solutions, a dotted module name, or a path to a .py file "
-        f"defining the five functions (default from ${TARGET_ENV} when set)",
+        help=messages.CLI_TARGET.format(env=TARGET_ENV),
     )
-    parser.add_argument("--json", metavar="FILE", help="also write exercism/Gradescope results")
+    parser.add_argument("--json", metavar="FILE", help=messages.CLI_JSON)
     parser.add_argument(
         "--time-limit",
         type=float,
         default=DEFAULT_TIME_LIMIT,
         metavar="SECONDS",
-        help="time allowed per task before it counts as timed out "
-        f"(default {DEFAULT_TIME_LIMIT:g})",
+        help=messages.CLI_TIME_LIMIT.format(seconds=DEFAULT_TIME_LIMIT),
     )
     parser.add_argument(
         "--task",
         action="append",
         choices=[task.task_id for task in TASKS],
-        help="grade only this task (repeat for several)",
+        help=messages.CLI_TASK,
     )
     return parser
 

@@ -192,7 +192,7 @@ class Trial:
 
     def as_views(self, sentence: str, code: str, result: Any) -> list[EventView]:
         try:
-            return [event_view(event) for event in plain_sequence(result, "the result")]
+            return [event_view(event) for event in plain_sequence(result)]
         except Unreadable as problem:
             outcome = messages.UNREADABLE.format(what=problem.what, value=show(result))
             self.fail(messages.EVENT_READABLE, code, [outcome])
@@ -217,7 +217,7 @@ class Trial:
 
     def as_list(self, sentence: str, code: str, result: Any) -> list[Any]:
         try:
-            return [plain(item) for item in plain_sequence(result, "the result")]
+            return [plain(item) for item in plain_sequence(result)]
         except Unreadable as problem:
             outcome = messages.UNREADABLE.format(what=problem.what, value=show(result))
             self.fail(sentence, code, [outcome])

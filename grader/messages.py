@@ -205,6 +205,29 @@ CHANGE_READ_PAYLOAD: Final = (
 CHANGE_REPLAY: Final = "# now change everything replay_session returned:"
 DUMMY_FIRST_APPEND: Final = "# (any valid append would do here)"
 
+# --- reading learner data ---------------------------------------------------------------------
+NEEDS_ATTRIBUTE: Final = "an event should have the attribute {name}"
+NEEDS_MAPPING: Final = "event.payload should be a mapping that can be read"
+NEEDS_SEQUENCE: Final = "the result should be a sequence (a tuple or a list)"
+READING_RAISED: Final = "<reading it raised {kind}>"
+REPR_RAISED: Final = "<{kind} whose repr raised {error}>"
+
+# --- command line and pytest option ----------------------------------------------------------
+CLI_DESCRIPTION: Final = "Grade the five event-log functions by their behaviour."
+CLI_TARGET: Final = (
+    "exercises (default), solutions, a dotted module name, or a path to a .py file defining "
+    "the five functions (default from ${env} when set)"
+)
+CLI_JSON: Final = "also write the results as JSON (exercism v3 and Gradescope in one file)"
+CLI_TIME_LIMIT: Final = (
+    "seconds allowed per task before it counts as timed out (default {seconds:g})"
+)
+CLI_TASK: Final = "grade only this task (repeat for several)"
+PYTEST_TARGET: Final = (
+    "what to grade: exercises (default), solutions, a dotted module name, or a path to a .py "
+    "file; falls back to ${env}"
+)
+
 # --- loading the target ------------------------------------------------------------------------
 LOAD_HEADING: Final = "Could not load {target}."
 LOAD_SYNTAX: Final = "SyntaxError in {where}: {message}"

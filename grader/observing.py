@@ -53,7 +53,7 @@ def _quiet(trial: Trial, code: str, function: str, *args: Any) -> Any:
     if isinstance(result, Raised):
         return ("raised", result.describe())
     try:
-        items = plain_sequence(result, "the result")
+        items = plain_sequence(result)
         return [
             event_view(item) if function == "get_events_for_session" else plain(item)
             for item in items

@@ -12,6 +12,8 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
+from grader import messages
+
 _ADDRESS = re.compile(r"\s+at\s+0x[0-9a-fA-F]+|0x[0-9a-fA-F]{6,}")
 _MAX_SHOWN = 400
 _EVENT_FIELDS = ("event_id", "session_id", "type", "payload")
@@ -78,7 +80,7 @@ def show_event(value: Any) -> str:
         try:
             shown = _show(getattr(value, name), depth=1)
         except Exception as error:
-            shown = f"<reading it raised {type(error).__name__}>"
+            shown = messages.READING_RAISED.format(kind=type(error).__name__)
         parts.append(f"{name}={shown}")
     return "Event(" + ", ".join(parts) + ")"
 
@@ -87,7 +89,7 @@ def _safe_repr(value: Any) -> str:
     try:
         return repr(value)
     except Exception as error:
-        return f"<{type(value).__name__} whose repr raised {type(error).__name__}>"
+        return messages.REPR_RAISED.format(kind=type(value).__name__, error=type(error).__name__)
 
 
 def show_view(view: Any) -> str:

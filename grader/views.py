@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from grader import messages
 from grader.rendering import literal
 
 
@@ -55,14 +56,14 @@ def _is_mapping_like(value: Any) -> bool:
     return hasattr(value, "keys") and hasattr(value, "__getitem__") and not isinstance(value, type)
 
 
-def plain_sequence(value: Any, what: str) -> list[Any]:
+def plain_sequence(value: Any) -> list[Any]:
     """``list(value)``, or :class:`Unreadable` when the value cannot be iterated."""
     if isinstance(value, str | bytes | Mapping):
-        raise Unreadable(f"{what} should be a sequence (a tuple or a list)")
+        raise Unreadable(messages.NEEDS_SEQUENCE)
     try:
         return list(value)
     except Exception as error:
-        raise Unreadable(f"{what} should be a sequence (a tuple or a list)", error) from None
+        raise Unreadable(messages.NEEDS_SEQUENCE, error) from None
 
 
 @dataclass(frozen=True)
@@ -91,13 +92,13 @@ def event_view(event: Any) -> EventView:
         try:
             values.append(getattr(event, name))
         except Exception as error:
-            raise Unreadable(f"an event should have the attribute {name}", error) from None
+            raise Unreadable(messages.NEEDS_ATTRIBUTE.format(name=name), error) from None
     try:
         payload = plain(values[3])
     except Exception as error:
-        raise Unreadable("event.payload should be a mapping that can be read", error) from None
+        raise Unreadable(messages.NEEDS_MAPPING, error) from None
     if not isinstance(payload, dict):
-        raise Unreadable("event.payload should be a mapping")
+        raise Unreadable(messages.NEEDS_MAPPING)
     return EventView(values[0], values[1], values[2], payload)
 
 

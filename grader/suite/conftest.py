@@ -6,6 +6,7 @@ import os
 
 import pytest
 
+from grader import messages
 from grader.loading import Target, TargetError, load_target
 
 TARGET_ENV = "GRADER_TARGET"
@@ -15,8 +16,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     parser.addoption(
         "--target",
         default=None,
-        help="what to grade: exercises (default), solutions, a dotted module name, or a path "
-        f"to a .py file; falls back to ${TARGET_ENV}",
+        help=messages.PYTEST_TARGET.format(env=TARGET_ENV),
     )
 
 
