@@ -17,6 +17,10 @@ Where the two disagree, and how this file settles it:
   is no learner output to report.
 * top-level ``status``, ``version`` and ``message`` mean nothing to Gradescope, and ``score``,
   ``max_score`` and ``output`` nothing to exercism; each side ignores the other's keys.
+
+For tools (batch grading, notebooks), each test also carries Gradescope's free-form
+``extra_data``: the task's fixed id, the grader's own status (one of five, where exercism has
+three) and the broken property's sentence.
 """
 
 from __future__ import annotations
@@ -73,6 +77,11 @@ def _test(result: TaskResult) -> dict[str, Any]:
         "output": _cut(feedback),
         "score": result.earned,
         "max_score": result.points,
+        "extra_data": {
+            "task": result.task_id,
+            "grader_status": result.status,
+            "broken_property": None if result.failure is None else result.failure.sentence,
+        },
     }
     if result.failure is not None and result.failure.lines:
         test["test_code"] = "\n".join(result.failure.lines)

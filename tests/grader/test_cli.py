@@ -74,6 +74,8 @@ def test_the_results_file_reads_as_exercism_v3_and_as_gradescope(tmp_path: Path)
     assert [t["task_id"] for t in failed] == [4]
     assert "replay_session(" in failed[0]["message"]
     assert "replay_session(" in failed[0]["test_code"]
+    assert failed[0]["extra_data"]["task"] == "replay"
+    assert failed[0]["extra_data"]["grader_status"] == "failed"
     assert isinstance(document["output"], str)
 
 
