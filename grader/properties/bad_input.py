@@ -143,3 +143,44 @@ def _call_id_trouble(draw: st.DrawFn, reason: Refusal, model: ModelLog) -> tuple
     elsewhere = [c for s in STYLE.sessions for c in model.used_call_ids(s) if c not in used_here]
     call_id = elsewhere[0] if elsewhere else "call_9"
     return session, "tool_result", {"call_id": call_id, "content": "42"}
+
+
+#: Appended before the table's tool_result rows are tried: with this call open, each of them
+#: breaks exactly one rule. The other rows are tried on the empty log.
+OPEN_CALL = Append("a", "tool_call", {"call_id": "call_1", "name": "search", "arguments": "{}"})
+_VALID = {
+    "user_message": {"content": "hi"},
+    "assistant_message": {"content": "hi"},
+    "tool_call": {"call_id": "call_2", "name": "search", "arguments": "{}"},
+    "tool_result": {"call_id": "call_1", "content": "42"},
+}
+
+
+def bad_append_table() -> list[BadAppend]:
+    """Every bad append that needs no history, each breaking exactly one rule.
+
+    Cheap to try them all (a refusal is one call), and trying all of them does not leave a
+    rule like "content must be a str" to the luck of the draw.
+    """
+    rows = [BadAppend("a", t, {"content": "hi"}, Refusal.UNKNOWN_TYPE) for t in BAD_TYPES]
+    rows += [
+        BadAppend(s, "user_message", {"content": "hi"}, Refusal.BAD_SESSION_ID)
+        for s in BAD_SESSIONS
+    ]
+    for event_type, valid in _VALID.items():
+        rows += [BadAppend("a", event_type, p, Refusal.PAYLOAD_NOT_MAPPING) for p in NOT_MAPPINGS]
+        for key, must_be_non_empty in REQUIRED_KEYS[event_type].items():
+            missing = {k: v for k, v in valid.items() if k != key}
+            rows.append(BadAppend("a", event_type, missing, Refusal.MISSING_KEY))
+            rows += [
+                BadAppend("a", event_type, {**valid, key: value}, Refusal.WRONG_VALUE_TYPE)
+                for value in WRONG_VALUES
+            ]
+            if must_be_non_empty:
+                rows.append(BadAppend("a", event_type, {**valid, key: ""}, Refusal.EMPTY_VALUE))
+    empty = ModelLog()
+    opened, _ = empty.append(OPEN_CALL.session_id, OPEN_CALL.event_type, OPEN_CALL.payload)
+    for row in rows:
+        model = opened if row.event_type == "tool_result" else empty
+        assert model.refusal(row.session_id, row.event_type, row.payload) == row.reason
+    return rows

@@ -4,13 +4,22 @@ from __future__ import annotations
 
 from typing import Any
 
+from hypothesis import strategies as st
+
 from grader import messages
 from grader.failures import PropertyFailure
 from grader.harness import LogVar, Raised, Trial
 from grader.loading import Target
 from grader.programs import Append, Style, programs
 from grader.properties import Property
-from grader.properties.bad_input import STYLE, BadAppend, RefusalCase, refusal_cases
+from grader.properties.bad_input import (
+    OPEN_CALL,
+    STYLE,
+    BadAppend,
+    RefusalCase,
+    bad_append_table,
+    refusal_cases,
+)
 from grader.rendering import literal
 
 ODD_STYLE = Style(sessions=("a", "b", " ", "é"), max_appends=8)
@@ -43,6 +52,26 @@ def check_refusal(target: Target, case: RefusalCase) -> None:
             messages.EXPECTED_NEXT_ID.format(expected=literal(baseline)),
         ]
         trial.fail(messages.REFUSED_APPENDS_NOTHING, f"{event.name}.event_id", outcome)
+
+
+def check_refusal_table(target: Target, _: object) -> None:
+    """Every history-free bad append is refused; tool_result rows once a call is open."""
+    trial = Trial(target)
+    log = trial.create()
+    rows = bad_append_table()
+    _refuse_all(trial, log, [row for row in rows if row.event_type != "tool_result"])
+    log, _event = trial.append(log, OPEN_CALL)
+    _refuse_all(trial, log, [row for row in rows if row.event_type == "tool_result"])
+
+
+def _refuse_all(trial: Trial, log: LogVar, rows: list[BadAppend]) -> None:
+    sessions = [*STYLE.sessions, ""]
+    before = trial.observe(log, sessions, replays=False)
+    for bad in rows:
+        _expect_refusal(trial, log, bad)
+        after = trial.observe(log, sessions, replays=False)
+        trial.compare_observations(messages.REFUSED_APPENDS_NOTHING, before, after)
+        trial.lines.pop()  # refused without trace: no longer part of the story
 
 
 def _expect_refusal(trial: Trial, log: LogVar, case: BadAppend) -> None:
@@ -86,5 +115,6 @@ def check_acceptance(target: Target, program: list[Append]) -> None:
 
 PROPERTIES = (
     Property("acceptance", programs(ODD_STYLE, min_appends=1), check_acceptance, 40),
+    Property("refusal_table", st.just(None), check_refusal_table, 1),
     Property("refusal", refusal_cases(), check_refusal, 50),
 )
