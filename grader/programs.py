@@ -209,3 +209,14 @@ def _called_elsewhere(model: ModelLog, session: str, payload: dict[str, Any]) ->
 def _gap_before(model: ModelLog, session: str, payload: dict[str, Any]) -> bool:
     previous = model.events_for(session)[-1]
     return previous.type not in ("tool_call", "tool_result")
+
+
+def tagged(appends: list[tuple[str, str, dict[str, Any]]]) -> list[Append]:
+    """Appends from (session, type, payload) triples, each tagged with its unusual features."""
+    model, tagged_appends = ModelLog(), []
+    for session, event_type, payload in appends:
+        assert model.refusal(session, event_type, payload) is None
+        tags = unusual_features(model, session, event_type, payload)
+        tagged_appends.append(Append(session, event_type, payload, tags))
+        model, _ = model.append(session, event_type, payload)
+    return tagged_appends

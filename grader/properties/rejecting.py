@@ -10,7 +10,7 @@ from grader import messages
 from grader.failures import PropertyFailure
 from grader.harness import LogVar, Raised, Trial
 from grader.loading import Target
-from grader.programs import Append, Style, programs
+from grader.programs import Append, Style, programs, tagged
 from grader.properties import Property
 from grader.properties.bad_input import (
     OPEN_CALL,
@@ -113,7 +113,44 @@ def check_acceptance(target: Target, program: list[Append]) -> None:
         log, _ = trial.append(log, append)
 
 
+def _call(call_id: str, arguments: str = "{}") -> dict[str, Any]:
+    return {"call_id": call_id, "name": "search", "arguments": arguments}
+
+
+#: Small programs, each ending in one valid but unusual append, tried one by one so that a
+#: refusal shows up with the shortest history that explains it.
+ODD_PROGRAMS = (
+    [("a", "user_message", {"content": ""})],
+    [("a", "assistant_message", {"content": ""})],
+    [(" ", "user_message", {"content": "hi"})],
+    [("é", "user_message", {"content": "hi"})],
+    [("a", "user_message", {"content": 'é中🙂\n"quoted"'})],
+    [("a", "user_message", {"content": "hi", "meta": {"k": [1, 2]}, "lang": "en"})],
+    [("a", "tool_call", _call("call_1", ""))],
+    [("a", "tool_call", _call("call_1", "not json"))],
+    [("a", "tool_call", _call("call_1")), ("b", "tool_call", _call("call_1"))],
+    [
+        ("a", "tool_call", _call("call_1")),
+        ("a", "user_message", {"content": "hi"}),
+        ("a", "tool_result", {"call_id": "call_1", "content": ""}),
+    ],
+    [
+        ("a", "tool_call", _call("call_1")),
+        ("a", "tool_call", _call("call_2")),
+        ("a", "tool_result", {"call_id": "call_2", "content": "2"}),
+        ("a", "tool_result", {"call_id": "call_1", "content": "1"}),
+    ],
+)
+
+
+def check_acceptance_table(target: Target, _: object) -> None:
+    """Each of the small unusual programs is accepted from start to end."""
+    for program in ODD_PROGRAMS:
+        check_acceptance(target, tagged(program))
+
+
 PROPERTIES = (
+    Property("acceptance_table", st.just(None), check_acceptance_table, 1),
     Property("acceptance", programs(ODD_STYLE, min_appends=1), check_acceptance, 40),
     Property("refusal_table", st.just(None), check_refusal_table, 1),
     Property("refusal", refusal_cases(), check_refusal, 50),
