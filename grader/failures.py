@@ -32,7 +32,9 @@ class Failure:
         if self.lines:
             parts.append(messages.REPORT_CASE)
             parts.extend(f"    {line}" for line in self.lines)
-        parts.extend(f"  -> {line}" for line in self.outcome)
+        for line in self.outcome:
+            # A long value is laid out one item per line; keep it under its arrow.
+            parts.append("  -> " + line.replace("\n", "\n     "))
         if self.note:
             parts.append(self.note)
         return "\n".join(parts)

@@ -11,7 +11,7 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 from grader import messages
-from grader.rendering import literal, show
+from grader.rendering import listing, literal, show
 from grader.transcript import LogVar, Raised, events_code
 from grader.views import EventView, Unreadable, event_view, plain, plain_sequence
 
@@ -81,7 +81,5 @@ def _show_observation(value: Any) -> str:
     if isinstance(value, tuple) and len(value) == 2 and value[0] in ("raised", "unreadable"):
         return str(value[1])
     if isinstance(value, list):
-        return (
-            "[" + ", ".join(str(v) if isinstance(v, EventView) else literal(v) for v in value) + "]"
-        )
+        return listing([str(v) if isinstance(v, EventView) else literal(v) for v in value])
     return literal(value)

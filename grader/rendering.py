@@ -35,6 +35,19 @@ def literal(value: Any) -> str:
     return sanitize(repr(value))
 
 
+def listing(items: list[str], width: int = 80) -> str:
+    """A list written on one line when short, else one item per line (easier to compare)."""
+    one_line = "[" + ", ".join(items) + "]"
+    if len(one_line) <= width or len(items) < 2:
+        return one_line
+    return "[\n" + "".join(f"    {item},\n" for item in items) + "]"
+
+
+def literal_list(values: list[Any]) -> str:
+    """:func:`literal` for a list, laid out by :func:`listing`."""
+    return listing([literal(value) for value in values])
+
+
 def sanitize(text: str) -> str:
     """Drop memory addresses and cut very long text, so messages are the same on every run."""
     text = _ADDRESS.sub("", text)

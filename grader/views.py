@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from grader import messages
-from grader.rendering import literal
+from grader.rendering import listing, literal
 
 
 class Unreadable(Exception):
@@ -104,4 +104,4 @@ def event_view(event: Any) -> EventView:
 
 def show_views(views: list[EventView]) -> str:
     """``[Event(...), Event(...)]`` for a list of views."""
-    return "[" + ", ".join(str(view) for view in views) + "]"
+    return listing([str(view) for view in views])

@@ -9,7 +9,7 @@ from grader.harness import LogVar, Trial
 from grader.loading import Target
 from grader.programs import Append, Style, programs
 from grader.properties import Property
-from grader.rendering import literal
+from grader.rendering import literal_list
 
 STYLE = Style(sessions=("a", "b", "c", "d"), max_appends=8, extras=False)
 REFUSED_SESSION = "z"
@@ -38,8 +38,8 @@ def _check(trial: Trial, log: LogVar) -> None:
     expected = log.model.sessions()
     if got != expected:
         outcome = [
-            messages.RETURNED.format(value=literal(got)),
-            messages.EXPECTED.format(value=literal(expected)),
+            messages.RETURNED.format(value=literal_list(got)),
+            messages.EXPECTED.format(value=literal_list(expected)),
         ]
         trial.fail(messages.LIST_SESSIONS, code, outcome)
 

@@ -13,7 +13,7 @@ from grader.mutations import scribble
 from grader.oracle import ModelLog, message_for, replay_events
 from grader.programs import Append, Style, programs
 from grader.properties import Property
-from grader.rendering import literal
+from grader.rendering import literal_list
 
 # Tool calls drawn three times as often as in plain programs, so runs are common.
 KINDS = ("user_message", "assistant_message", "tool_call", "tool_result", "tool_call", "tool_call")
@@ -45,8 +45,8 @@ def _check_session(trial: Trial, log: LogVar, session: str) -> None:
     expected = log.model.replay(session)
     if got != expected:
         outcome = [
-            messages.RETURNED.format(value=literal(got)),
-            messages.EXPECTED.format(value=literal(expected)),
+            messages.RETURNED.format(value=literal_list(got)),
+            messages.EXPECTED.format(value=literal_list(expected)),
         ]
         trial.fail(diagnose(log.model, session, got), code, outcome)
 
@@ -99,8 +99,8 @@ def _check_unchanged(trial: Trial, log: LogVar, session: str, before: list[Any])
     after = trial.as_list(messages.REPLAY_FRESH, code, again)
     if after != before:
         outcome = [
-            messages.RETURNED.format(value=literal(after)),
-            messages.EXPECTED.format(value=literal(before)),
+            messages.RETURNED.format(value=literal_list(after)),
+            messages.EXPECTED.format(value=literal_list(before)),
         ]
         trial.fail(messages.REPLAY_FRESH, code, outcome)
 
