@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from rich import box
@@ -58,10 +59,21 @@ def write_markdown(path: Path, results: Results) -> None:
     path.write_text("\n\n".join([*parts, conditions(results)]) + "\n", encoding="utf-8")
 
 
+def _numeric_columns(table: Table) -> list[bool]:
+    # Numbers line up on the right; words and sentences read better from the left.
+    return [
+        all(_NUMBER.match(row[index]) for row in table.rows) and bool(table.rows)
+        for index in range(len(table.headers))
+    ]
+
+
+_NUMBER = re.compile(r"^([\d,.]+x?|n/a|skipped|no API|-)$")
+
+
 def _as_rich(table: Table) -> RichTable:
     rich_table = RichTable(title=table.title, box=box.SIMPLE_HEAVY, title_justify="left")
-    for index, header in enumerate(table.headers):
-        rich_table.add_column(header, justify="left" if index == 0 else "right")
+    for header, numeric in zip(table.headers, _numeric_columns(table), strict=True):
+        rich_table.add_column(header, justify="right" if numeric else "left")
     for row in table.rows:
         rich_table.add_row(*row)
     return rich_table
@@ -69,7 +81,7 @@ def _as_rich(table: Table) -> RichTable:
 
 def _as_markdown(table: Table) -> str:
     lines = [f"**{table.title}**", "", _markdown_row(table.headers)]
-    lines.append("|" + "|".join(["---"] + ["---:"] * (len(table.headers) - 1)) + "|")
+    lines.append("|" + "|".join("---:" if n else "---" for n in _numeric_columns(table)) + "|")
     lines += [_markdown_row(row) for row in table.rows]
     if table.notes:
         lines += [""] + [f"- {note}" for note in table.notes]
