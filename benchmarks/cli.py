@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from rich.console import Console
+from rich.markup import escape
 
 from benchmarks.charts import write_charts
 from benchmarks.chat_bench import run_chat_benchmark
@@ -72,10 +73,10 @@ def run(plan: Plan, quick: bool, console: Console) -> Results:
     started, load_at_start = time.perf_counter(), os.getloadavg()[0]
     systems, skipped_systems = load_systems()
     for skipped in skipped_systems:
-        console.print(f"[yellow]skipping {skipped.name}[/]: {skipped.reason}")
+        console.print(f"[yellow]skipping {skipped.name}[/]: {escape(skipped.reason)}")
 
     def progress(line: str) -> None:
-        console.print(line)
+        console.print(line, markup=False)
         console.file.flush()  # show progress at once, even when the output goes to a file
 
     chat, skipped_sizes = run_chat_benchmark(systems, plan.chat_sizes, progress)

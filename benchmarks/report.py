@@ -8,6 +8,7 @@ from pathlib import Path
 from rich import box
 from rich.console import Console
 from rich.table import Table as RichTable
+from rich.text import Text
 
 from benchmarks.goals import goals_table
 from benchmarks.results import Results
@@ -38,7 +39,8 @@ def print_report(console: Console, results: Results) -> None:
     for table in all_tables(results):
         console.print(_as_rich(table))
         for note in table.notes:
-            console.print(f"  {note}", style="dim", soft_wrap=True)
+            # markup=False: notes quote code such as add_items([item]), not rich styles.
+            console.print(f"  {note}", style="dim", soft_wrap=True, markup=False)
         console.print()
     console.print(conditions(results))
 
@@ -75,7 +77,7 @@ def _as_rich(table: Table) -> RichTable:
     for header, numeric in zip(table.headers, _numeric_columns(table), strict=True):
         rich_table.add_column(header, justify="right" if numeric else "left")
     for row in table.rows:
-        rich_table.add_row(*row)
+        rich_table.add_row(*(Text(cell) for cell in row))  # Text: brackets are not markup
     return rich_table
 
 

@@ -13,6 +13,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
+from types import ModuleType
 from typing import Final, Literal
 
 from benchmarks.systems.base import AdapterInfo, ChatStore, Durability, Synchronous
@@ -78,13 +79,19 @@ SYSTEMS: Final = (
 
 def load_systems(
     entries: Sequence[SystemEntry] = SYSTEMS,
+    import_module: Callable[[str], ModuleType] = importlib.import_module,
 ) -> tuple[list[LoadedSystem], list[SkippedSystem]]:
-    """Import each entry's adapter; return the systems that loaded and those that did not."""
+    """Import each entry's adapter; return the systems that loaded and those that did not.
+
+    Args:
+        entries: the systems to try, in table order.
+        import_module: how to import an adapter; tests pass one that fails on purpose.
+    """
     loaded: list[LoadedSystem] = []
     skipped: list[SkippedSystem] = []
     for entry in entries:
         try:
-            module = importlib.import_module(f"benchmarks.systems.{entry.adapter}")
+            module = import_module(f"benchmarks.systems.{entry.adapter}")
         except ImportError as error:
             skipped.append(SkippedSystem(entry.name, _import_failure(entry, error)))
             continue
