@@ -58,9 +58,13 @@ def report_lines(report: Report) -> Iterator[tuple[str, str]]:
         for line in report.load_error.splitlines():
             yield line, "red"
         return
+    last = ""
     for result in report.results:
-        yield from task_lines(result)
-    yield "", ""
+        for line, style in task_lines(result):
+            yield line, style
+            last = line
+    if last:
+        yield "", ""
     total = messages.REPORT_TOTAL.format(earned=report.score, possible=report.max_score)
     yield total, "bold"
     yield (messages.REPORT_ALL_PASSED if report.full_marks else messages.REPORT_NEXT), ""
