@@ -11,7 +11,8 @@ from grader.programs import Append, Style, programs
 from grader.properties import Property
 from grader.rendering import literal_list
 
-STYLE = Style(sessions=("a", "b", "c", "d"), max_appends=8, extras=False)
+# Ids that differ only in case or by a prefix are different sessions.
+STYLE = Style(sessions=("a", "b", "A", "ab"), max_appends=8, extras=False)
 REFUSED_SESSION = "z"
 
 

@@ -9,8 +9,9 @@ from grader.programs import Append, Style, programs
 from grader.properties import Property
 from grader.views import EventView, show_views
 
-# "ab" next to "a": a session id that starts with another one must not match it.
-STYLE = Style(sessions=("a", "b", "ab"), max_appends=8)
+# "ab" and "A" next to "a": ids that start with another one, or differ only in case, are
+# different sessions.
+STYLE = Style(sessions=("a", "b", "ab", "A"), max_appends=8)
 UNKNOWN_SESSION = "z"
 
 
