@@ -68,7 +68,8 @@ def grade_task(task: Task, target: Target) -> TaskResult:
             failure = run_property(prop, target)
         except Exception as error:  # a bug in the grader: say so instead of crashing
             text = messages.GRADER_BUG.format(kind=type(error).__name__, message=error)
-            return result_for(task, messages.STATUS_ERROR, Failure(text))
+            failure = Failure(text, status=messages.STATUS_ERROR)
+            return result_for(task, messages.STATUS_ERROR, failure)
         if failure is not None:
             return result_for(task, failure.status, failure)
     return result_for(task, messages.STATUS_PASSED)
@@ -77,7 +78,8 @@ def grade_task(task: Task, target: Target) -> TaskResult:
 def _not_implemented(missing: list[str]) -> Failure:
     functions = ", ".join(missing)
     plural = "it" if len(missing) == 1 else "them"
-    return Failure(messages.NOT_IMPLEMENTED_TASK.format(functions=functions, plural=plural))
+    text = messages.NOT_IMPLEMENTED_TASK.format(functions=functions, plural=plural)
+    return Failure(text, status=messages.STATUS_NOT_IMPLEMENTED)
 
 
 def probe(target: Target, functions: tuple[str, ...]) -> list[str]:

@@ -24,3 +24,4 @@ def test_the_exercise_stubs_score_zero_and_are_reported_as_not_started() -> None
     assert "Total: 0/100 points" in finished.stdout
     assert "Traceback" not in finished.stdout + finished.stderr
     assert "NotImplementedError" not in finished.stdout
+    assert "Broken property" not in finished.stdout
