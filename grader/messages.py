@@ -176,7 +176,9 @@ EXPECTED_NEXT_ID: Final = (
 )
 READ_BEFORE: Final = "before: {value}"
 READ_AFTER_CHANGE: Final = "after:  {value}"
-NOT_IMPLEMENTED_CALL: Final = "{function} raised NotImplementedError: it is not implemented yet"
+NOT_IMPLEMENTED_CALL: Final = (
+    "{function} raised NotImplementedError: this part is not implemented yet"
+)
 NOT_IMPLEMENTED_TASK: Final = "{functions} not implemented yet; this task needs {plural}."
 CALLED_EXIT: Final = "called sys.exit({code}); learner code must return or raise, never exit"
 RAISED_CONTROL: Final = "raised {kind}; learner code must return or raise an Exception"

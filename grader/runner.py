@@ -36,6 +36,9 @@ def run(spec: str, tasks: Sequence[Task], time_limit: float = DEFAULT_TIME_LIMIT
         pending = [task for task in tasks if task.task_id not in results]
         load_error = _run_worker(spec, pending, time_limit, results)
         if load_error is not None:
+            heading = messages.LOAD_HEADING.format(target=spec)
+            if not load_error.startswith(heading):  # the supervisor's own words: timed out, died
+                load_error = f"{heading}\n{load_error}"
             return Report(spec, load_error=load_error, max_score=max_score)
     ordered = tuple(results[task.task_id] for task in tasks)
     return Report(spec, ordered, max_score=max_score)

@@ -86,3 +86,12 @@ def test_printing_from_learner_code_does_not_reach_the_report(
     finished = run_grader("--target", str(write_target("noisy.py", source)))
     assert finished.returncode == 0
     assert "NOISE FROM LEARNER" not in finished.stdout + finished.stderr
+
+
+def test_an_import_that_never_finishes_is_a_load_error(
+    write_target: Callable[[str, str], Path],
+) -> None:
+    path = write_target("hangs_on_import.py", "while True:\n    pass\n")
+    finished = run_grader("--target", str(path), "--time-limit", "1")
+    assert finished.returncode == 2
+    assert "Importing it did not finish within 1 seconds." in finished.stdout
