@@ -15,10 +15,11 @@ from eventlog.errors import (
     UnknownEventTypeError,
 )
 from eventlog.events import EVENT_TYPES, Event, EventLike, ReadOnlyPayload
-from eventlog.fold import apply_event, replay_events
+from eventlog.fold import EMPTY_CONVERSATION, apply_event, messages_of, replay_events
 from eventlog.rules import CallState, call_state_in, check_call_id, validate_append
 
 __all__ = [
+    "EMPTY_CONVERSATION",
     "EVENT_TYPES",
     "CallIdError",
     "CallState",
@@ -32,6 +33,7 @@ __all__ = [
     "apply_event",
     "call_state_in",
     "check_call_id",
+    "messages_of",
     "replay_events",
     "validate_append",
 ]

@@ -24,6 +24,13 @@ class ReadOnlyPayload(Mapping[str, Any]):
     def __init__(self, data: Mapping[str, Any]) -> None:
         self._data: dict[str, Any] = copy.deepcopy(dict(data))
 
+    @classmethod
+    def wrapping_fresh(cls, data: dict[str, Any]) -> ReadOnlyPayload:
+        """Wrap a dict that nobody else holds (one just decoded from JSON) without copying it."""
+        payload = cls.__new__(cls)
+        payload._data = data
+        return payload
+
     def __getitem__(self, key: str) -> Any:
         return copy.deepcopy(self._data[key])
 

@@ -10,27 +10,37 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from functools import reduce
-from typing import Any
+from typing import Any, Final
 
 Message = dict[str, Any]
-Conversation = tuple[Message, ...]
+
+#: The conversation so far, newest message first, as a chain of ``(message, earlier)`` pairs.
+#: Adding or replacing the newest message builds one new pair and shares the rest, so every
+#: state stays an immutable value and folding n events costs O(n), where copying a tuple of
+#: all messages at each step would cost O(n²).
+Conversation = tuple[Message, "Conversation"] | None
+
+EMPTY_CONVERSATION: Final[Conversation] = None
 
 
 def apply_event(conversation: Conversation, event: Any) -> Conversation:
-    """Return the conversation with ``event`` folded in; the input tuple is left as it was.
+    """Return the conversation with ``event`` folded in; the input is left as it was.
 
     Args:
-        conversation: the messages so far.
+        conversation: the messages so far (start from :data:`EMPTY_CONVERSATION`).
         event: anything with ``type`` and ``payload`` (see :class:`eventlog.EventLike`).
+
+    Raises:
+        ValueError: the event's type is none of the four.
     """
     payload = event.payload
     if event.type == "user_message":
-        return (*conversation, {"role": "user", "content": payload["content"]})
+        return {"role": "user", "content": payload["content"]}, conversation
     if event.type == "assistant_message":
-        return (*conversation, {"role": "assistant", "content": payload["content"]})
+        return {"role": "assistant", "content": payload["content"]}, conversation
     if event.type == "tool_result":
         result = {"role": "tool", "tool_call_id": payload["call_id"], "content": payload["content"]}
-        return (*conversation, result)
+        return result, conversation
     if event.type != "tool_call":
         raise ValueError(f"cannot replay an event of unknown type {event.type!r}")
     call = {
@@ -38,15 +48,22 @@ def apply_event(conversation: Conversation, event: Any) -> Conversation:
         "type": "function",
         "function": {"name": payload["name"], "arguments": payload["arguments"]},
     }
-    if conversation and "tool_calls" in conversation[-1]:
+    if conversation is not None and "tool_calls" in conversation[0]:
         # The previous event was a tool_call too: join its message instead of starting one.
-        last = conversation[-1]
-        return (*conversation[:-1], {**last, "tool_calls": [*last["tool_calls"], call]})
-    return (*conversation, {"role": "assistant", "content": None, "tool_calls": [call]})
+        last, earlier = conversation
+        return {**last, "tool_calls": [*last["tool_calls"], call]}, earlier
+    return {"role": "assistant", "content": None, "tool_calls": [call]}, conversation
+
+
+def messages_of(conversation: Conversation) -> list[Message]:
+    """Return the conversation's messages as a fresh list, oldest first."""
+    newest_first = []
+    while conversation is not None:
+        message, conversation = conversation
+        newest_first.append(message)
+    return newest_first[::-1]
 
 
 def replay_events(events: Iterable[Any]) -> list[Message]:
     """Fold a session's events, oldest first, into a fresh list of chat messages."""
-    empty: Conversation = ()
-    conversation: Conversation = reduce(apply_event, events, empty)
-    return list(conversation)
+    return messages_of(reduce(apply_event, events, EMPTY_CONVERSATION))

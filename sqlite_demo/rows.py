@@ -88,7 +88,8 @@ def session_from_row(row: sqlite3.Row | tuple[Any, ...]) -> Session:
 def event_from_row(row: sqlite3.Row | tuple[Any, ...]) -> StoredEvent:
     """Build a :class:`StoredEvent` from ``(event_id, session_id, type, payload, created_at)``."""
     event_id, session_id, event_type, payload_json, created_at = row
-    payload = ReadOnlyPayload(json.loads(payload_json))
+    # The dict was decoded a moment ago and nobody else holds it: no defensive copy needed.
+    payload = ReadOnlyPayload.wrapping_fresh(json.loads(payload_json))
     return StoredEvent(event_id, session_id, event_type, payload, created_at)
 
 

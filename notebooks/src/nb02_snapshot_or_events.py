@@ -42,7 +42,7 @@ CELLS = [
 
     import matplotlib.pyplot as plt
 
-    from eventlog import apply_event, replay_events
+    from eventlog import EMPTY_CONVERSATION, apply_event, messages_of, replay_events
     from sqlite_demo import SqliteEventStore
 
     workdir = tempfile.TemporaryDirectory()  # every database of this notebook lives here
@@ -124,16 +124,16 @@ CELLS = [
     def record_in_both(session_id: str, steps) -> list[dict]:
         """Apply each (type, payload) step to both models; return what each one wrote."""
         events.create_session(session_id, session_id=session_id)
-        messages: tuple[dict, ...] = ()  # the snapshot side's state, kept by the "agent"
+        conversation = EMPTY_CONVERSATION  # the snapshot side's state, kept by the "agent"
         written = []
         for event_type, payload in steps:
             event = events.append_event(session_id, event_type, payload)
-            messages = apply_event(messages, event)
+            conversation = apply_event(conversation, event)
             written.append(
                 {
                     "event_id": event.event_id,
                     "type": event.type,
-                    "snapshot_bytes": snapshots.save(session_id, list(messages)),
+                    "snapshot_bytes": snapshots.save(session_id, messages_of(conversation)),
                     "event_bytes": json_size(dict(event.payload)),
                 }
             )
@@ -258,10 +258,11 @@ CELLS = [
     def store_in_both(session_id: str, steps) -> None:
         """Append every step to the event log, then save the final state as one snapshot."""
         events.create_session(session_id, session_id=session_id)
-        messages: tuple[dict, ...] = ()
+        conversation = EMPTY_CONVERSATION
         for event_type, payload in steps:
-            messages = apply_event(messages, events.append_event(session_id, event_type, payload))
-        snapshots.save(session_id, list(messages))
+            event = events.append_event(session_id, event_type, payload)
+            conversation = apply_event(conversation, event)
+        snapshots.save(session_id, messages_of(conversation))
 
 
     lengths = [50, 100, 200, 300, 400]

@@ -6,7 +6,14 @@ from typing import Any
 
 import pytest
 
-from eventlog import Event, ReadOnlyPayload, apply_event, replay_events
+from eventlog import (
+    EMPTY_CONVERSATION,
+    Event,
+    ReadOnlyPayload,
+    apply_event,
+    messages_of,
+    replay_events,
+)
 
 
 def _events(*specs: tuple[str, dict[str, Any]]) -> list[Event]:
@@ -57,10 +64,11 @@ def test_consecutive_tool_calls_share_one_message_and_an_interruption_starts_ano
 
 def test_folding_leaves_the_earlier_conversation_untouched() -> None:
     first, second = _events(_call("a"), _call("b"))
-    before = apply_event((), first)
+    before = apply_event(EMPTY_CONVERSATION, first)
     snapshot = repr(before)
-    apply_event(before, second)
+    after = apply_event(before, second)
     assert repr(before) == snapshot
+    assert len(messages_of(before)) == len(messages_of(after)) == 1
 
 
 def test_an_empty_session_replays_to_no_messages() -> None:
@@ -69,4 +77,4 @@ def test_an_empty_session_replays_to_no_messages() -> None:
 
 def test_an_unknown_event_type_cannot_be_folded() -> None:
     with pytest.raises(ValueError, match="unknown type"):
-        apply_event((), Event(1, "s", "note", ReadOnlyPayload({})))
+        apply_event(EMPTY_CONVERSATION, Event(1, "s", "note", ReadOnlyPayload({})))

@@ -105,3 +105,9 @@ def test_call_ids_that_break_the_pairing_are_refused(event_type: str, state: Cal
 )
 def test_call_ids_that_keep_the_pairing_pass(event_type: str, state: CallState) -> None:
     check_call_id(event_type, "c", state)
+
+
+def test_a_payload_wrapped_without_a_copy_still_hands_out_copies() -> None:
+    payload = ReadOnlyPayload.wrapping_fresh({"content": "x", "items": [1]})
+    payload["items"].append(2)
+    assert payload == {"content": "x", "items": [1]}
