@@ -35,6 +35,6 @@ def test_a_string_with_a_lone_surrogate_is_refused_because_it_is_not_utf8(
     chat: SqliteEventStore,
 ) -> None:
     # SQLite text must be valid UTF-8, so the shared rules refuse it in both stores.
-    with pytest.raises(InvalidPayloadError, match="(?i)utf-8"):
+    with pytest.raises(InvalidPayloadError, match=r"(?i)utf-8"):
         chat.append_event("s", "user_message", {"content": "\ud800"})
     assert chat.get_events_for_session("s") == []
