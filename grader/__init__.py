@@ -5,6 +5,7 @@ Run ``python -m grader`` (or ``pytest grader/suite --target T``). From Python::
     import grader
     report = grader.grade("exercises")
     print(report.text(), report.score, report.max_score)
+    grader.check("append_and_ids")   # one task, feedback printed: for notebooks
 
 The grader never imports ``solutions`` or ``eventlog``: its expectations come from the
 contract's properties and a small oracle of its own (:mod:`grader.oracle`).
@@ -17,7 +18,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from grader.report import Report
 
-__all__ = ["grade"]
+__all__ = ["check", "grade"]
 
 
 def grade(
@@ -38,3 +39,16 @@ def grade(
     from grader.tasks import select
 
     return run(target, select(tasks), DEFAULT_TIME_LIMIT if time_limit is None else time_limit)
+
+
+def check(task: str, target: str = "exercises") -> bool:
+    """Grade one task, print its feedback and return whether it passes (for notebooks).
+
+    The same grading as ``python -m grader --task TASK``; see :func:`grader.learner.check`.
+
+    Raises:
+        KeyError: a task id that does not exist.
+    """
+    from grader.learner import check as check_task
+
+    return check_task(task, target)

@@ -77,7 +77,7 @@ def grade_task(task: Task, target: Target) -> TaskResult:
 
 def _not_implemented(missing: list[str]) -> Failure:
     functions = ", ".join(missing)
-    plural = "it" if len(missing) == 1 else "them"
+    plural = messages.NEEDS_IT if len(missing) == 1 else messages.NEEDS_THEM
     text = messages.NOT_IMPLEMENTED_TASK.format(functions=functions, plural=plural)
     return Failure(text, status=messages.STATUS_NOT_IMPLEMENTED)
 

@@ -1,254 +1,214 @@
-"""Every sentence the grader shows a learner, in one place.
+"""Every sentence the grader shows, by message id; the sentences live in the catalogs.
 
-Keeping them here (and only here) lets a later change move them into gettext catalogs
-(a Chinese one is planned) without touching any logic. Placeholders use ``str.format`` names.
-Code identifiers (function names, ``ValueError``) are never translated.
+The English and Chinese texts are in ``grader/i18n/en.po`` and ``zh.po`` (see
+:mod:`grader.i18n`). This module only names them, so the code reads as before:
+``messages.EVENT_IDS`` is that property's sentence in the current language, looked up at the
+moment it is read, and ``messages.TASK_NAMES["replay"]`` that task's name. Placeholders use
+``str.format`` names. Code identifiers (function names, ``ValueError``) are never translated.
+
+Statuses are the exception: ``STATUS_PASSED`` and its siblings are codes that results and
+JSON files carry, the same in every language; :func:`status_label` is what a learner reads.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Mapping
 from typing import Final
 
-# --- statuses, as shown in the report -------------------------------------------------------
+from grader.i18n import text
+
+# --- statuses: codes, not sentences ---------------------------------------------------------
 STATUS_PASSED: Final = "passed"
 STATUS_FAILED: Final = "failed"
 STATUS_NOT_IMPLEMENTED: Final = "not implemented yet"
 STATUS_TIMED_OUT: Final = "timed out"
 STATUS_ERROR: Final = "error"
-
-# --- task names ---------------------------------------------------------------------------
-TASK_NAMES: Final = {
-    "append_and_ids": "Appending and event ids",
-    "read_and_resume": "Reading a session and resuming after an id",
-    "list_sessions": "Listing sessions",
-    "replay": "Replaying a session into chat messages",
-    "reject_bad_input": "Rejecting bad input",
+STATUS_IDS: Final = {
+    STATUS_PASSED: "status.passed",
+    STATUS_FAILED: "status.failed",
+    STATUS_NOT_IMPLEMENTED: "status.not_implemented",
+    STATUS_TIMED_OUT: "status.timed_out",
+    STATUS_ERROR: "status.error",
 }
 
-# --- hints, gentle first ---------------------------------------------------------------------
-HINTS: Final = {
-    "append_and_ids": (
-        "Treat the log as a value: append_event builds a new log and leaves the old one as it was.",
-        "The next id is simply one more than the number of events already in the log, whatever "
-        "the session; store a deep copy of the payload and hand readers something they cannot "
-        "change (a read-only mapping, or a fresh copy on every read).",
-        "Keep the events in a tuple: new_log = (*log, event). Build the payload with "
-        "copy.deepcopy(dict(payload)) and expose it through types.MappingProxyType or a "
-        "Mapping subclass whose __getitem__ returns copy.deepcopy of the stored value.",
-    ),
-    "read_and_resume": (
-        "Reading never changes the log: it filters the events that are already there.",
-        "Keep an event when both hold: its session_id is the one asked for, and its event_id "
-        "is greater than after_event_id. Any after_event_id works, even 0, negative ones, or "
-        "ids from other sessions.",
-        "tuple(e for e in events if e.session_id == session_id and e.event_id > after_event_id)",
-    ),
-    "list_sessions": (
-        "A session exists as soon as it has one event; list each one once.",
-        "Walk the events oldest first and remember each session id the first time you see it; "
-        "sorting would lose the order of first events.",
-        "tuple(dict.fromkeys(e.session_id for e in events)): dict keys keep insertion order "
-        "and drop repeats.",
-    ),
-    "replay": (
-        "Replay is a fold: start from no messages and apply the session's events one by one.",
-        "A tool_call joins the previous message when the session's previous event was also a "
-        "tool_call; any other event ends the run. Build new dicts and lists on every call.",
-        "For a tool_call, if messages and 'tool_calls' in messages[-1], replace the last "
-        "message by {**last, 'tool_calls': [*last['tool_calls'], call]}; otherwise append "
-        "{'role': 'assistant', 'content': None, 'tool_calls': [call]}.",
-    ),
-    "reject_bad_input": (
-        "Check everything before you build anything: a refused append must leave no trace.",
-        "Raise ValueError for an unknown type, a session_id that is not a non-empty str, a "
-        "payload that is not a mapping or lacks a required str value (call_id and name must "
-        "not be empty), and call ids that break the pairing within the session.",
-        "Only this session's events decide a call id's fate: a tool_call needs an id the "
-        "session never used; a tool_result needs one it called and has not answered yet. "
-        "Empty content and arguments that are not JSON are still valid.",
-    ),
+TASK_IDS: Final = (
+    "append_and_ids",
+    "read_and_resume",
+    "list_sessions",
+    "replay",
+    "reject_bad_input",
+)
+HINTS_PER_TASK: Final = 3
+REFUSE_REASONS: Final = (
+    "unknown_type",
+    "bad_session_id",
+    "payload_not_mapping",
+    "missing_key",
+    "wrong_value_type",
+    "empty_value",
+    "call_id_reused",
+    "result_without_call",
+    "result_already_given",
+)
+ACCEPT_FEATURES: Final = (
+    "plain",
+    "empty_content",
+    "arguments_not_json",
+    "extra_keys",
+    "shared_call_id",
+    "result_after_gap",
+    "unusual_session_id",
+    "unusual_text",
+)
+
+# --- single sentences: attribute name -> message id -------------------------------------------
+SENTENCE_IDS: Final = {
+    "APPEND_RETURNS_PAIR": "property.append_returns_pair",
+    "EVENT_READABLE": "property.event_readable",
+    "EVENT_IDS": "property.event_ids",
+    "EVENT_FIELDS": "property.event_fields",
+    "OLD_LOG_UNCHANGED": "property.old_log_unchanged",
+    "CALLER_DICT_ISOLATED": "property.caller_dict_isolated",
+    "READER_CANNOT_CHANGE": "property.reader_cannot_change",
+    "READ_SESSION": "property.read_session",
+    "READ_AFTER": "property.read_after",
+    "LIST_SESSIONS": "property.list_sessions",
+    "REPLAY_MAPPING": "property.replay_mapping",
+    "REPLAY_MERGE": "property.replay_merge",
+    "REPLAY_ISOLATED": "property.replay_isolated",
+    "REPLAY_FRESH": "property.replay_fresh",
+    "REFUSED_APPENDS_NOTHING": "property.refused_appends_nothing",
+    "RETURNED": "failure.returned",
+    "EXPECTED": "failure.expected",
+    "RAISED": "failure.raised",
+    "RAISED_AT": "failure.raised_at",
+    "EXPECTED_VALUE_ERROR": "failure.expected_value_error",
+    "RETURNED_INSTEAD_OF_RAISING": "failure.returned_instead_of_raising",
+    "REFUSED_VALID": "failure.refused_valid",
+    "NOT_A_PAIR": "failure.not_a_pair",
+    "UNREADABLE": "failure.unreadable",
+    "EXPECTED_NEXT_ID": "failure.expected_next_id",
+    "READ_BEFORE": "failure.read_before",
+    "READ_AFTER_CHANGE": "failure.read_after_change",
+    "NOT_IMPLEMENTED_CALL": "failure.not_implemented_call",
+    "NOT_IMPLEMENTED_TASK": "failure.not_implemented_task",
+    "CALLED_EXIT": "failure.called_exit",
+    "RAISED_CONTROL": "failure.raised_control",
+    "TIMED_OUT": "failure.timed_out",
+    "TIMED_OUT_NO_CALL": "failure.timed_out_no_call",
+    "WORKER_DIED": "failure.worker_died",
+    "REFUSED_EVERY_APPEND": "failure.refused_every_append",
+    "FLAKY": "failure.flaky",
+    "GRADER_BUG": "failure.grader_bug",
+    "CHANGE_CALLER_DICT": "transcript.change_caller_dict",
+    "CHANGE_READ_PAYLOAD": "transcript.change_read_payload",
+    "CHANGE_REPLAY": "transcript.change_replay",
+    "DUMMY_FIRST_APPEND": "transcript.dummy_first_append",
+    "NEEDS_ATTRIBUTE": "failure.needs_attribute",
+    "NEEDS_MAPPING": "failure.needs_mapping",
+    "NEEDS_SEQUENCE": "failure.needs_sequence",
+    "READING_RAISED": "failure.reading_raised",
+    "REPR_RAISED": "failure.repr_raised",
+    "CLI_DESCRIPTION": "cli.description",
+    "CLI_TARGET": "cli.target",
+    "CLI_JSON": "cli.json",
+    "CLI_TIME_LIMIT": "cli.time_limit",
+    "CLI_TASK": "cli.task",
+    "PYTEST_TARGET": "cli.pytest_target",
+    "LOAD_HEADING": "load.heading",
+    "LOAD_SYNTAX": "load.syntax",
+    "LOAD_RAISED": "load.raised",
+    "LOAD_NOT_FOUND": "load.not_found",
+    "LOAD_MISSING": "load.missing",
+    "LOAD_EXIT": "load.exit",
+    "LOAD_TIMED_OUT": "load.timed_out",
+    "LOAD_DIED": "load.died",
+    "REPORT_TITLE": "report.title",
+    "REPORT_TASK": "report.task",
+    "REPORT_POINTS": "report.points",
+    "REPORT_BROKEN": "report.broken",
+    "REPORT_CASE": "report.case",
+    "REPORT_HINT": "report.hint",
+    "REPORT_TOTAL": "report.total",
+    "REPORT_ALL_PASSED": "report.all_passed",
+    "REPORT_NEXT": "report.next",
+    "REPORT_PASSED_DETAIL": "report.passed_detail",
+    "OUTPUT_TRUNCATED": "report.output_truncated",
+    "NEEDS_IT": "failure.needs_it",
+    "NEEDS_THEM": "failure.needs_them",
+    "YOUR_CODE": "failure.your_code",
+    "CLI_WATCH": "cli.watch",
+    "CLI_HINT": "cli.hint",
+    "CLI_LANG": "cli.lang",
+    "CLI_SUBCOMMANDS": "cli.subcommands",
 }
 
-# --- broken properties: one plain sentence each -----------------------------------------------
-APPEND_RETURNS_PAIR: Final = "append_event returns a pair (new_log, event)."
-EVENT_READABLE: Final = (
-    "An event has the attributes event_id, session_id, type and payload (a mapping)."
-)
-EVENT_IDS: Final = (
-    "Event ids are 1, 2, 3, ... in append order: one sequence shared by all sessions, no gaps."
-)
-EVENT_FIELDS: Final = (
-    "The event carries the session_id and type it was appended with, and a payload equal to "
-    "the one given (extra keys kept)."
-)
-OLD_LOG_UNCHANGED: Final = (
-    "Appending never changes the old log: reading it gives the same answers as before."
-)
-CALLER_DICT_ISOLATED: Final = (
-    "Changing the payload dict after passing it to append_event changes nothing in the log."
-)
-READER_CANNOT_CHANGE: Final = (
-    "Reading event.payload and trying to change it never changes what later reads return."
-)
-READ_SESSION: Final = (
-    "get_events_for_session(log, s) returns exactly the events of session s, oldest first "
-    "(none for a session without events)."
-)
-READ_AFTER: Final = (
-    "get_events_for_session(log, s, after_event_id=k) returns exactly the events of session s "
-    "whose event_id is greater than k, for any k."
-)
-LIST_SESSIONS: Final = (
-    "list_sessions returns every session that has events, each once, in the order of its "
-    "first event (nothing for an empty log)."
-)
-REPLAY_MAPPING: Final = (
-    "replay_session turns user_message, assistant_message, tool_call and tool_result events "
-    "into exactly the chat messages the contract shows, oldest first."
-)
-REPLAY_MERGE: Final = (
-    "Consecutive tool_call events of a session become ONE assistant message whose tool_calls "
-    "keep their order; any other event of the session ends the run."
-)
-REPLAY_ISOLATED: Final = (
-    "replay_session replays only the given session: other sessions never leak in, and a "
-    "session without events replays to an empty sequence."
-)
-REPLAY_FRESH: Final = (
-    "Every replay returns fresh objects: changing what one replay returned does not change "
-    "the next replay."
-)
-REFUSE: Final = {
-    "unknown_type": "append_event raises ValueError for an unknown event type.",
-    "bad_session_id": "append_event raises ValueError when session_id is not a non-empty str.",
-    "payload_not_mapping": "append_event raises ValueError when the payload is not a mapping.",
-    "missing_key": "append_event raises ValueError when the payload lacks a required key.",
-    "wrong_value_type": (
-        "append_event raises ValueError when a required payload value is not a str."
-    ),
-    "empty_value": "append_event raises ValueError when a tool call_id or name is empty.",
-    "call_id_reused": (
-        "append_event raises ValueError for a tool_call reusing a call_id of the same session."
-    ),
-    "result_without_call": (
-        "append_event raises ValueError for a tool_result whose call_id this session never "
-        "called (call ids are scoped per session)."
-    ),
-    "result_already_given": (
-        "append_event raises ValueError for a tool_result whose call already has a result."
-    ),
-}
-REFUSED_APPENDS_NOTHING: Final = (
-    "A refused append appends nothing: the log passed in reads the same afterwards, and the "
-    "next successful append gets the next id."
-)
-ACCEPT: Final = {
-    "plain": "append_event accepts every valid append.",
-    "empty_content": "Empty content is valid: append_event accepts it.",
-    "arguments_not_json": (
-        "Tool arguments are stored as given, even when they are not valid JSON (or empty): "
-        "append_event accepts them."
-    ),
-    "extra_keys": "Extra payload keys are valid: append_event accepts them.",
-    "shared_call_id": (
-        "Call ids are scoped per session: the same call_id may be used in two sessions."
-    ),
-    "result_after_gap": (
-        "A tool_result may come after its call with other events in between: append_event "
-        "accepts it."
-    ),
-    "unusual_session_id": "Any non-empty str is a valid session_id, even one with spaces.",
-    "unusual_text": "Any str is valid content, whatever characters it holds.",
-}
 
-# --- pieces of a failure report -----------------------------------------------------------------
-RETURNED: Final = "returned {value}"
-EXPECTED: Final = "expected {value}"
-RAISED: Final = "raised {kind}: {message}"
-RAISED_AT: Final = "raised {kind}: {message} (at {where})"
-EXPECTED_VALUE_ERROR: Final = "expected: raises ValueError (or a subclass) and appends nothing"
-RETURNED_INSTEAD_OF_RAISING: Final = "returned normally instead of raising ValueError"
-REFUSED_VALID: Final = "raised {kind}: {message}, but this append is valid"
-NOT_A_PAIR: Final = "returned {value}, which is not a pair (new_log, event)"
-UNREADABLE: Final = "{what}; it returned {value}"
-EXPECTED_NEXT_ID: Final = (
-    "expected event_id {expected}: the id the same append gets when the refused call never happened"
-)
-READ_BEFORE: Final = "before: {value}"
-READ_AFTER_CHANGE: Final = "after:  {value}"
-NOT_IMPLEMENTED_CALL: Final = (
-    "{function} raised NotImplementedError: this part is not implemented yet"
-)
-NOT_IMPLEMENTED_TASK: Final = "{functions} not implemented yet; this task needs {plural}."
-CALLED_EXIT: Final = "called sys.exit({code}); learner code must return or raise, never exit"
-RAISED_CONTROL: Final = "raised {kind}; learner code must return or raise an Exception"
-TIMED_OUT: Final = (
-    "{function} did not return within {seconds:g} seconds (an endless loop?); the other tasks "
-    "were still graded."
-)
-TIMED_OUT_NO_CALL: Final = "This task did not finish within {seconds:g} seconds."
-WORKER_DIED: Final = (
-    "The grading process stopped while {function} was running (exit code {code}): learner code "
-    "must not call os._exit() or crash the interpreter. The other tasks were still graded."
-)
-REFUSED_EVERY_APPEND: Final = (
-    "append_event refused (raised ValueError for) every valid append the grader tried, so "
-    "this task could not be checked."
-)
-FLAKY: Final = (
-    "This failure does not happen every time the same calls are made: your functions may keep "
-    "state between calls (a global variable, a cache, randomness)."
-)
-GRADER_BUG: Final = "The grader itself failed ({kind}: {message}); please report this."
-CHANGE_CALLER_DICT: Final = "# now change the dict that was passed in:"
-CHANGE_READ_PAYLOAD: Final = (
-    "# now try to change payloads that were read (only the lines that did not raise):"
-)
-CHANGE_REPLAY: Final = "# now change everything replay_session returned:"
-DUMMY_FIRST_APPEND: Final = "# (any valid append would do here)"
+class CatalogTable(Mapping[str, str]):
+    """A read-only table whose values are catalog sentences, looked up when read."""
 
-# --- reading learner data ---------------------------------------------------------------------
-NEEDS_ATTRIBUTE: Final = "an event should have the attribute {name}"
-NEEDS_MAPPING: Final = "event.payload should be a mapping that can be read"
-NEEDS_SEQUENCE: Final = "the result should be a sequence (a tuple or a list)"
-READING_RAISED: Final = "<reading it raised {kind}>"
-REPR_RAISED: Final = "<{kind} whose repr raised {error}>"
+    def __init__(self, message_ids: Mapping[str, str]) -> None:
+        self._message_ids = dict(message_ids)
 
-# --- command line and pytest option ----------------------------------------------------------
-CLI_DESCRIPTION: Final = "Grade the five event-log functions by their behaviour."
-CLI_TARGET: Final = (
-    "exercises (default), solutions, a dotted module name, or a path to a .py file defining "
-    "the five functions (default from ${env} when set)"
-)
-CLI_JSON: Final = "also write the results as JSON (exercism v3 and Gradescope in one file)"
-CLI_TIME_LIMIT: Final = (
-    "seconds allowed per task before it counts as timed out (default {seconds:g})"
-)
-CLI_TASK: Final = "grade only this task (repeat for several)"
-PYTEST_TARGET: Final = (
-    "what to grade: exercises (default), solutions, a dotted module name, or a path to a .py "
-    "file; falls back to ${env}"
-)
+    def __getitem__(self, key: str) -> str:
+        return text(self._message_ids[key])
 
-# --- loading the target ------------------------------------------------------------------------
-LOAD_HEADING: Final = "Could not load {target}."
-LOAD_SYNTAX: Final = "SyntaxError in {where}: {message}"
-LOAD_RAISED: Final = "Importing it raised {kind}: {message}"
-LOAD_NOT_FOUND: Final = "No module or file named {target} was found."
-LOAD_MISSING: Final = "It does not define {names}."
-LOAD_EXIT: Final = "Importing it called sys.exit({code})."
-LOAD_TIMED_OUT: Final = "Importing it did not finish within {seconds:g} seconds."
-LOAD_DIED: Final = "The process stopped while importing it (exit code {code})."
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._message_ids)
 
-# --- report text ---------------------------------------------------------------------------------
-REPORT_TITLE: Final = "Grading {target}"
-REPORT_TASK: Final = "{number}. {name}"
-REPORT_POINTS: Final = "{earned}/{possible}"
-REPORT_BROKEN: Final = "Broken property: {sentence}"
-REPORT_CASE: Final = "Smallest case that shows it:"
-REPORT_HINT: Final = "Hint: {hint}"
-REPORT_TOTAL: Final = "Total: {earned}/{possible} points"
-REPORT_ALL_PASSED: Final = "Every task passes. Well done."
-REPORT_NEXT: Final = "Fix the first task that is not passing, then run the grader again."
-REPORT_PASSED_DETAIL: Final = "All properties hold."
-OUTPUT_TRUNCATED: Final = "... (cut here; the full text is in the message)"
+    def __len__(self) -> int:
+        return len(self._message_ids)
+
+    def message_ids(self) -> list[str]:
+        """The ids behind the table, for the catalog tests."""
+        return list(self._message_ids.values())
+
+
+class CatalogHints(Mapping[str, tuple[str, ...]]):
+    """Each task's hints, gentle first, looked up when read."""
+
+    def __getitem__(self, task_id: str) -> tuple[str, ...]:
+        if task_id not in TASK_IDS:
+            raise KeyError(task_id)
+        return tuple(text(message_id) for message_id in hint_ids(task_id))
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(TASK_IDS)
+
+    def __len__(self) -> int:
+        return len(TASK_IDS)
+
+
+def hint_ids(task_id: str) -> list[str]:
+    """The message ids of a task's hints, gentle first."""
+    return [f"task.{task_id}.hint.{number}" for number in range(1, HINTS_PER_TASK + 1)]
+
+
+TASK_NAMES: Final = CatalogTable({task: f"task.{task}.name" for task in TASK_IDS})
+HINTS: Final = CatalogHints()
+REFUSE: Final = CatalogTable({reason: f"property.refuse.{reason}" for reason in REFUSE_REASONS})
+ACCEPT: Final = CatalogTable({feature: f"property.accept.{feature}" for feature in ACCEPT_FEATURES})
+
+
+def status_label(status: str) -> str:
+    """What a learner reads for a status code, in the current language."""
+    return text(STATUS_IDS[status])
+
+
+def all_message_ids() -> set[str]:
+    """Every message id this module names; the catalog tests demand each in every language."""
+    tables = (TASK_NAMES, REFUSE, ACCEPT)
+    return (
+        set(SENTENCE_IDS.values())
+        | set(STATUS_IDS.values())
+        | {message_id for table in tables for message_id in table.message_ids()}
+        | {message_id for task in TASK_IDS for message_id in hint_ids(task)}
+    )
+
+
+def __getattr__(name: str) -> str:
+    """Look up a sentence named in :data:`SENTENCE_IDS`, in the current language."""
+    try:
+        return text(SENTENCE_IDS[name])
+    except KeyError:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}") from None

@@ -74,7 +74,8 @@ def task_lines(result: TaskResult) -> Iterator[tuple[str, str]]:
     """The heading line of a task, then (unless it passed) what broke and the first hint."""
     heading = messages.REPORT_TASK.format(number=result.number, name=result.name)
     points = messages.REPORT_POINTS.format(earned=result.earned, possible=result.points)
-    yield f"{heading:<52} {points:>6}  {result.status}", _STYLES.get(result.status, "")
+    status = messages.status_label(result.status)
+    yield f"{heading:<52} {points:>6}  {status}", _STYLES.get(result.status, "")
     if result.failure is not None:
         for line in result.failure.render().splitlines():
             yield f"    {line}", ""

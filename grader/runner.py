@@ -124,7 +124,7 @@ def _died(
 ) -> str | None:
     if current is None:
         return messages.LOAD_DIED.format(code=code)
-    function = progress.value.decode(errors="replace") or "your code"
+    function = progress.value.decode(errors="replace") or messages.YOUR_CODE
     text = messages.WORKER_DIED.format(function=function, code=code)
     results[current] = result_for(
         TASKS_BY_ID[current], messages.STATUS_ERROR, Failure(text, status=messages.STATUS_ERROR)

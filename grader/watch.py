@@ -8,9 +8,10 @@ file watching is watchfiles' job: it groups the bursts of events an editor makes
 
 from __future__ import annotations
 
+import importlib.util
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
-from typing import Protocol
+from typing import Protocol, TypeVar
 
 from grader.i18n import text
 
@@ -19,16 +20,28 @@ DEBOUNCE_MS = 400
 
 
 class TaskOutcome(Protocol):
-    """What the learner loop reads from a task's result."""
+    """What the learner loop reads from a task's result (a :class:`grader.grading.TaskResult`)."""
 
-    task_id: str
-    number: int
-    name: str
-    status: str
-    hints: tuple[str, ...]
+    @property
+    def task_id(self) -> str: ...
+
+    @property
+    def number(self) -> int: ...
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def status(self) -> str: ...
+
+    @property
+    def hints(self) -> tuple[str, ...]: ...
 
 
-def first_unfinished(results: Sequence[TaskOutcome], passed: str) -> TaskOutcome | None:
+Outcome = TypeVar("Outcome", bound=TaskOutcome)
+
+
+def first_unfinished(results: Sequence[Outcome], passed: str) -> Outcome | None:
     """Return the first task, in task order, whose status is not ``passed``; None if all pass."""
     return next((result for result in results if result.status != passed), None)
 
@@ -45,6 +58,24 @@ def render_progress(results: Sequence[TaskOutcome], passed: str) -> str:
     if unfinished.hints:
         lines.append(text("watch.first_hint", hint=unfinished.hints[0]))
     return "\n".join(lines)
+
+
+def watched_paths(target: str) -> list[Path]:
+    """Return the folder holding the target's code: a package's folder, a file's folder.
+
+    Only the top-level name of a dotted target is looked up, which finds its folder without
+    importing anything: this process starts the grader's workers, and a module imported
+    here would be what they see after the next save.
+    """
+    if target.endswith(".py") or "/" in target or "\\" in target:
+        path = Path(target).resolve()
+        return [path if path.is_dir() else path.parent]
+    spec = importlib.util.find_spec(target.split(".")[0])
+    if spec is None:
+        return [Path.cwd()]
+    if spec.submodule_search_locations:
+        return [Path(location) for location in spec.submodule_search_locations]
+    return [Path(spec.origin).parent] if spec.origin else [Path.cwd()]
 
 
 def save_events(paths: Sequence[Path]) -> Iterable[object]:

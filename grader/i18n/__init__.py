@@ -96,7 +96,8 @@ def language_option(argv: Sequence[str]) -> str | None:
     early = argparse.ArgumentParser(add_help=False)
     early.add_argument("--lang", choices=LANGUAGES)
     known, _ = early.parse_known_args(list(argv))
-    return known.lang
+    chosen: str | None = known.lang
+    return chosen
 
 
 def apply_language(language_code: str | None) -> None:

@@ -109,7 +109,7 @@ def execute_notebook(path: Path, environment: dict[str, str]) -> ProofResult:
     from nbclient import NotebookClient
 
     name = "release.proof.notebook"
-    notebook = nbformat.read(path, as_version=4)
+    notebook = nbformat.read(path, as_version=4)  # type: ignore[no-untyped-call]
     client = NotebookClient(
         notebook,
         timeout=NOTEBOOK_CELL_SECONDS,

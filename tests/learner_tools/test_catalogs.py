@@ -10,16 +10,19 @@ from pathlib import Path
 import pytest
 from babel.messages.pofile import read_po
 
-from grader import i18n
+from grader import i18n, messages
 from grader.batch import STATUSES
 from grader.release.proofs import FAILED, PASSED, SKIPPED
 
 GRADER_DIR = Path(i18n.__file__).resolve().parents[1]
 
-# Ids the code builds at run time, so the source scan below cannot see them.
-BUILT_IDS = {f"batch.ungraded.{status}" for status in STATUSES if status != "graded"} | {
-    f"release.outcome.{outcome}" for outcome in (PASSED, FAILED, SKIPPED)
-}
+# Ids the code builds at run time, so the source scan below cannot see them, and every id
+# the grader's messages module names (task names, property sentences, statuses, hints, ...).
+BUILT_IDS = (
+    {f"batch.ungraded.{status}" for status in STATUSES if status != "graded"}
+    | {f"release.outcome.{outcome}" for outcome in (PASSED, FAILED, SKIPPED)}
+    | messages.all_message_ids()
+)
 
 
 def po_messages(language_code: str) -> dict[str, str]:
