@@ -19,7 +19,9 @@ from hypothesis import strategies as st
 from grader.oracle import EVENT_TYPES, ModelLog
 
 NAMES = ("get_weather", "query_order_count", "search")
-ARGUMENTS = ("{}", '{"city": "Paris"}', '{"n": 1}')
+# Arguments are stored as given: compact, unsorted, padded or escaped JSON must come back to
+# the letter, so an implementation that re-serialises it (json.dumps(json.loads(...))) is caught.
+ARGUMENTS = ("{}", '{"city": "Paris"}', '{"n":1}', '{"b": 2, "a": 1}', ' {"q": "\\u4e2d"}\n')
 ODD_ARGUMENTS = ("", "not json", "{", "[1,")
 # Fixed menus instead of free text: one draw per field keeps generation fast (the whole grade
 # has a budget of a few seconds) and counterexamples readable, while still covering the cases

@@ -75,3 +75,25 @@ def test_a_one_line_bug_costs_exactly_the_task_that_owns_the_clause(
     target = load_target(str(write_target("mutant.py", source.replace(old, new))))
     results = [grade_task(task, target) for task in TASKS]
     assert {r.task_id for r in results if r.status != messages.STATUS_PASSED} == {task_id}
+
+
+def test_arguments_re_serialised_as_json_cost_points(
+    write_target: Callable[[str, str], Path],
+) -> None:
+    # "arguments" must be stored to the letter; json.dumps(json.loads(...)) changes spacing,
+    # key order and escapes. Both the payload and the replay show it, so two tasks may lose.
+    old = "items = tuple((key, copy.deepcopy(value)) for key, value in payload.items())"
+    new = "items = tuple((key, _reserialised(key, value)) for key, value in payload.items())"
+    helper = (
+        "\n\ndef _reserialised(key, value):\n"
+        "    import json\n"
+        "    try:\n"
+        "        return json.dumps(json.loads(value)) if key == 'arguments' else value\n"
+        "    except ValueError:\n"
+        "        return value\n"
+    )
+    source = BASE.read_text(encoding="utf-8")
+    assert source.count(old) == 1, "the correct file changed: update this mutant"
+    target = load_target(str(write_target("mutant.py", source.replace(old, new) + helper)))
+    lost = {r.task_id for r in (grade_task(t, target) for t in TASKS) if r.status != "passed"}
+    assert "append_and_ids" in lost
