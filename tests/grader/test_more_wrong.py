@@ -88,12 +88,14 @@ def test_arguments_re_serialised_as_json_cost_points(
         "\n\ndef _reserialised(key, value):\n"
         "    import json\n"
         "    try:\n"
-        "        return json.dumps(json.loads(value)) if key == 'arguments' else value\n"
+        "        if key == 'arguments':\n"
+        "            return json.dumps(json.loads(value))\n"
         "    except ValueError:\n"
-        "        return value\n"
+        "        pass\n"
+        "    return copy.deepcopy(value)\n"
     )
     source = BASE.read_text(encoding="utf-8")
     assert source.count(old) == 1, "the correct file changed: update this mutant"
     target = load_target(str(write_target("mutant.py", source.replace(old, new) + helper)))
     lost = {r.task_id for r in (grade_task(t, target) for t in TASKS) if r.status != "passed"}
-    assert "append_and_ids" in lost
+    assert lost == {"append_and_ids", "replay"}
