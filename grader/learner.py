@@ -7,6 +7,7 @@ more each time it is asked, gentle first. How many a learner has seen is kept pe
 
 from __future__ import annotations
 
+import contextlib
 import json
 from pathlib import Path
 
@@ -48,7 +49,9 @@ def reveal_next_hint(report: Report, state_path: Path) -> str:
     state = load_hint_state(state_path)
     shown = min(state.get(task.task_id, 0) + 1, len(task.hints))
     state[task.task_id] = shown
-    state_path.write_text(json.dumps(state, indent=2, sort_keys=True) + "\n", encoding="utf-8")
+    # In a folder the learner cannot write to, the hint is still shown, just not remembered.
+    with contextlib.suppress(OSError):
+        state_path.write_text(json.dumps(state, indent=2, sort_keys=True) + "\n", "utf-8")
     return render_hints(task, shown)
 
 
