@@ -88,3 +88,23 @@ def test_translations_expect_the_same_placeholders_as_english():
 def test_compiled_catalog_matches_its_source(language_code):
     # After editing a .po file, run `python -m grader.i18n.compile`.
     assert mo_messages(language_code) == po_messages(language_code)
+
+
+def test_the_messages_module_holds_no_sentence_outside_the_catalogs():
+    # Status codes are the only strings it defines itself; a sentence added as a plain
+    # constant would never be translated.
+    stray = [
+        name
+        for name, value in vars(messages).items()
+        if name.isupper() and isinstance(value, str) and not name.startswith("STATUS_")
+    ]
+    assert stray == []
+
+
+@pytest.mark.parametrize("language_code", i18n.LANGUAGES)
+def test_every_sentence_the_messages_module_names_reads_from_the_catalog(language_code):
+    with i18n.using_language(language_code):
+        sentences = {name: getattr(messages, name) for name in messages.SENTENCE_IDS}
+    assert [
+        name for name, sentence in sentences.items() if sentence in messages.SENTENCE_IDS.values()
+    ] == []
