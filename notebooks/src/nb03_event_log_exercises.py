@@ -10,16 +10,11 @@ from cells import code, md
 FILENAME = "03_event_log_in_pure_python.ipynb"
 
 GRADE_HELPER = r'''
-import grader
-
-
-def grade(task_id: str) -> None:
-    """Grade one task of your ``exercises`` package and print the grader's feedback.
-
-    The grader runs your code in a separate worker process, so it always sees the files as
-    you last saved them, and an unfinished or broken exercise is reported, never raised.
-    """
-    print(grader.grade(target="exercises", tasks=[task_id]).text())
+# check(task) grades one task of your ``exercises`` package, exactly as
+# ``python -m grader --task TASK`` does, prints the feedback and returns True when it passes.
+# Your code runs in a separate worker process, so the grader always sees the files as you last
+# saved them, and an unfinished or broken exercise is reported, never raised.
+from grader import check
 '''
 
 CELLS = [
@@ -124,7 +119,7 @@ CELLS = [
     attempt(two_appends)
     """),
     code(r"""
-    grade("append_and_ids")
+    passed = check("append_and_ids")
     """),
     md(r"""
     ## Task 2 — `read_and_resume`: one session's events, and resuming after an id
@@ -151,7 +146,7 @@ CELLS = [
     attempt(interleaved_sessions)  # when done: a [1, 3, 5], a after 1 [3, 5], b after 4 []
     """),
     code(r"""
-    grade("read_and_resume")
+    passed = check("read_and_resume")
     """),
     md(r"""
     ## Task 3 — `list_sessions`: which conversations exist
@@ -170,7 +165,7 @@ CELLS = [
     attempt(sessions_in_first_event_order)  # when done: order-desk, docs-assistant, billing
     """),
     code(r"""
-    grade("list_sessions")
+    passed = check("list_sessions")
     """),
     md(r"""
     ## Task 4 — `replay`: from events back to chat messages
@@ -211,7 +206,7 @@ CELLS = [
     attempt(parallel_tool_calls)  # when done: 5 messages; the 2nd holds both tool calls
     """),
     code(r"""
-    grade("replay")
+    passed = check("replay")
     """),
     md(r"""
     ## Task 5 — `reject_bad_input`: the log only accepts valid events
@@ -252,7 +247,7 @@ CELLS = [
     attempt(refused_appends)
     """),
     code(r"""
-    grade("reject_bad_input")
+    passed = check("reject_bad_input")
     """),
     md(r"""
     ## Where you stand
@@ -261,6 +256,8 @@ CELLS = [
     comes from `python -m grader`; `python -m grader --watch` re-grades every time you save.
     """),
     code(r"""
+    import grader
+
     print(grader.grade(target="exercises").text())
     """),
     md(r"""
