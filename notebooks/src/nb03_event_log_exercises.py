@@ -9,13 +9,13 @@ from cells import code, md
 
 FILENAME = "03_event_log_in_pure_python.ipynb"
 
-GRADE_HELPER = r'''
+GRADE_HELPER = r"""
 # check(task) grades one task of your ``exercises`` package, exactly as
 # ``python -m grader --task TASK`` does, prints the feedback and returns True when it passes.
 # Your code runs in a separate worker process, so the grader always sees the files as you last
 # saved them, and an unfinished or broken exercise is reported, never raised.
 from grader import check
-'''
+"""
 
 CELLS = [
     md(r"""
