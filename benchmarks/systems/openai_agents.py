@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 from agents import SQLiteSession
 
@@ -42,7 +43,9 @@ class OpenAIAgentsSession:
 
     async def _append_each(self, messages: Sequence[ChatMessage]) -> None:
         for message in messages:
-            await self._session.add_items([message.as_openai_message()])  # type: ignore[list-item]
+            # Typed as Any: the SDK's item type is a large union our plain dict need not name.
+            item: Any = message.as_openai_message()
+            await self._session.add_items([item])
 
     def read_all(self) -> int:
         return len(self._loop.run(self._session.get_items()))
