@@ -70,7 +70,15 @@ def detect_language(environ: Mapping[str, str] | None = None) -> str:
 
 def current_language() -> str:
     """Return the language chosen with :func:`use_language`, else the one the locale names."""
-    return _chosen_language.get() or detect_language()
+    locale_values = tuple(os.environ.get(variable, "") for variable in LOCALE_VARIABLES)
+    return _chosen_language.get() or _language_of_locale_values(locale_values)
+
+
+@cache
+def _language_of_locale_values(values: tuple[str, ...]) -> str:
+    # Every sentence the grader builds asks for the language, thousands of times a grade;
+    # parsing the locale once per distinct environment keeps that off the grading time.
+    return detect_language(dict(zip(LOCALE_VARIABLES, values, strict=True)))
 
 
 def use_language(language: str | None) -> None:
