@@ -68,6 +68,16 @@ class Trial:
         failure = Failure(sentence, lines, tuple(outcome), status or messages.STATUS_FAILED)
         raise PropertyFailure(failure)
 
+    def fail_mismatch(
+        self, sentence: str, call: str | None, returned: object, expected: object
+    ) -> NoReturn:
+        """Fail with the two lines every mismatch shows: what came back, what was expected."""
+        outcome = [
+            messages.RETURNED.format(value=returned),
+            messages.EXPECTED.format(value=expected),
+        ]
+        self.fail(sentence, call, outcome)
+
     # --- calling learner code ------------------------------------------------------------------
     def attempt(self, sentence: str, function: str, code: str, *args: Any, **kwargs: Any) -> Any:
         """Call a learner function; return its value or a :class:`Raised` (never raises it)."""

@@ -56,15 +56,12 @@ def _check_event(trial: Trial, event: EventVar, append: Append) -> None:
     view = trial.event(messages.EVENT_IDS, event)
     expected_id = event.model.event_id
     if view.event_id != expected_id or isinstance(view.event_id, bool):
-        outcome = [
-            messages.RETURNED.format(value=literal(view.event_id)),
-            messages.EXPECTED.format(value=expected_id),
-        ]
-        trial.fail(messages.EVENT_IDS, f"{event.name}.event_id", outcome)
+        trial.fail_mismatch(
+            messages.EVENT_IDS, f"{event.name}.event_id", literal(view.event_id), expected_id
+        )
     expected = EventView(expected_id, append.session_id, append.event_type, event.model.payload)
     if view != expected:
-        outcome = [messages.RETURNED.format(value=view), messages.EXPECTED.format(value=expected)]
-        trial.fail(messages.EVENT_FIELDS, event.name, outcome)
+        trial.fail_mismatch(messages.EVENT_FIELDS, event.name, view, expected)
 
 
 def check_caller_dict(target: Target, program: list[Append]) -> None:

@@ -38,11 +38,7 @@ def _check(trial: Trial, log: LogVar) -> None:
     code, got = trial.sessions(messages.LIST_SESSIONS, log)
     expected = log.model.sessions()
     if got != expected:
-        outcome = [
-            messages.RETURNED.format(value=literal_list(got)),
-            messages.EXPECTED.format(value=literal_list(expected)),
-        ]
-        trial.fail(messages.LIST_SESSIONS, code, outcome)
+        trial.fail_mismatch(messages.LIST_SESSIONS, code, literal_list(got), literal_list(expected))
 
 
 PROPERTIES = (

@@ -62,11 +62,7 @@ def _compare(
     trial: Trial, sentence: str, code: str, got: list[EventView], expected: list[EventView]
 ) -> None:
     if got != expected:
-        outcome = [
-            messages.RETURNED.format(value=show_views(got)),
-            messages.EXPECTED.format(value=show_views(expected)),
-        ]
-        trial.fail(sentence, code, outcome)
+        trial.fail_mismatch(sentence, code, show_views(got), show_views(expected))
 
 
 PROPERTIES = (Property("reads", programs(STYLE), check_reads, 50),)

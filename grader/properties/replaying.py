@@ -44,11 +44,8 @@ def _check_session(trial: Trial, log: LogVar, session: str) -> None:
     got = trial.as_list(messages.REPLAY_MAPPING, code, result)
     expected = log.model.replay(session)
     if got != expected:
-        outcome = [
-            messages.RETURNED.format(value=literal_list(got)),
-            messages.EXPECTED.format(value=literal_list(expected)),
-        ]
-        trial.fail(diagnose(log.model, session, got), code, outcome)
+        sentence = diagnose(log.model, session, got)
+        trial.fail_mismatch(sentence, code, literal_list(got), literal_list(expected))
 
 
 def diagnose(model: ModelLog, session: str, got: list[Any]) -> str:
@@ -98,11 +95,7 @@ def _check_unchanged(trial: Trial, log: LogVar, session: str, before: list[Any])
     code, again = trial.replay(messages.REPLAY_FRESH, log, session)
     after = trial.as_list(messages.REPLAY_FRESH, code, again)
     if after != before:
-        outcome = [
-            messages.RETURNED.format(value=literal_list(after)),
-            messages.EXPECTED.format(value=literal_list(before)),
-        ]
-        trial.fail(messages.REPLAY_FRESH, code, outcome)
+        trial.fail_mismatch(messages.REPLAY_FRESH, code, literal_list(after), literal_list(before))
 
 
 PROPERTIES = (
