@@ -1,17 +1,51 @@
-"""Creating the log and appending to it: the only way the log ever grows."""
+"""Creating the log and appending to it: the only way the log ever grows.
+
+The log is a value: a frozen dataclass holding a tuple of events. Appending never changes a
+log; it checks the input, builds one new event and returns a new log that holds the old
+events and the new one. Everything that can be wrong with an append is checked first, so a
+refused append leaves no trace: no id used up, no log changed.
+"""
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Mapping
 from dataclasses import dataclass
+from types import MappingProxyType
 from typing import Any
 
-from eventlog import Event, call_state_in, check_call_id, validate_append
+#: The four kinds of fact a conversation is made of.
+EVENT_TYPES = ("user_message", "assistant_message", "tool_call", "tool_result")
+
+#: The keys each type's payload must hold, all strings, and whether each must be non-empty.
+REQUIRED_KEYS: Mapping[str, Mapping[str, bool]] = {
+    "user_message": {"content": False},
+    "assistant_message": {"content": False},
+    "tool_call": {"call_id": True, "name": True, "arguments": False},
+    "tool_result": {"call_id": True, "content": False},
+}
+
+
+class AppendRefused(ValueError):
+    """An append broke the contract; nothing was appended. A ``ValueError``, as promised."""
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """One fact. Frozen: assigning to an attribute raises, so nobody can rewrite history.
+
+    ``payload`` is read-only all the way down (see :func:`freeze`).
+    """
+
+    event_id: int
+    session_id: str
+    type: str
+    payload: Mapping[str, Any]
 
 
 @dataclass(frozen=True, slots=True)
 class EventLog:
-    """An immutable log: a tuple of events in append order. Appending builds a new log."""
+    """The log: its events, oldest first. A tuple, so two logs never share a list to change."""
 
     events: tuple[Event, ...] = ()
 
@@ -27,23 +61,99 @@ def append_event(
     """Return ``(new_log, event)`` with the event appended; ``log`` itself is unchanged.
 
     Args:
-        log: the log to extend.
-        session_id: the conversation the event belongs to (a non-empty string).
+        log: the log to extend (any log: appending to an older one starts a branch).
+        session_id: the conversation the event belongs to, a non-empty string.
         event_type: ``user_message``, ``assistant_message``, ``tool_call`` or ``tool_result``.
-        payload: the event's details; it is copied, so later changes by the caller do not leak in.
+        payload: any mapping with the type's required string keys; extra keys are kept.
 
     Returns:
-        The new log and the event, whose ``event_id`` is one more than the last one (1 at first).
+        The new log and the event, whose ``event_id`` is one more than the number of events
+        in ``log``, whatever their sessions.
 
     Raises:
-        ValueError: (an :class:`eventlog.EventLogError`) for any bad input; nothing is appended.
+        AppendRefused: (a ValueError) for any bad input; nothing is appended.
     """
-    stored_payload = validate_append(session_id, event_type, payload)
-    if event_type in ("tool_call", "tool_result"):
-        # Call ids are scoped to their session, so only this session's events matter.
-        session_events = (event for event in log.events if event.session_id == session_id)
-        call_id = stored_payload["call_id"]
-        check_call_id(event_type, call_id, call_state_in(session_events, call_id))
-    # Ids are positions in one global sequence: no gaps, never reused.
-    event = Event(len(log.events) + 1, session_id, event_type, stored_payload)
+    check_event_type(event_type)
+    check_session_id(session_id)
+    stored = checked_payload(event_type, payload)
+    check_call_id(log, session_id, event_type, stored)
+    event = Event(len(log.events) + 1, session_id, event_type, stored)
     return EventLog((*log.events, event)), event
+
+
+def check_event_type(event_type: object) -> None:
+    if event_type not in EVENT_TYPES:
+        raise AppendRefused(f"unknown event type {event_type!r}: expected one of {EVENT_TYPES}")
+
+
+def check_session_id(session_id: object) -> None:
+    if not isinstance(session_id, str) or not session_id:
+        raise AppendRefused(f"session_id must be a non-empty string, got {session_id!r}")
+
+
+def checked_payload(event_type: str, payload: object) -> Mapping[str, Any]:
+    """Check the payload's required keys and return a frozen copy of it to store.
+
+    ``dict(payload)`` first, because any mapping is a valid payload and ``copy.deepcopy``
+    cannot copy some of them (a ``MappingProxyType``); the deep copy then makes sure that a
+    caller who changes their dict, nested lists included, changes nothing here.
+    """
+    if not isinstance(payload, Mapping):
+        raise AppendRefused(f"payload must be a mapping, got {type(payload).__name__}")
+    for key, must_be_non_empty in REQUIRED_KEYS[event_type].items():
+        value = payload.get(key)
+        if not isinstance(value, str):
+            raise AppendRefused(f"{event_type} payload[{key!r}] must be a string, got {value!r}")
+        if must_be_non_empty and not value:
+            raise AppendRefused(f"{event_type} payload[{key!r}] must not be empty")
+    frozen: Mapping[str, Any] = freeze(copy.deepcopy(dict(payload)))
+    return frozen
+
+
+def freeze(value: Any) -> Any:
+    """A read-only version of ``value``: dicts become read-only mappings, lists tuples.
+
+    A ``MappingProxyType`` over a dict only blocks changes at the top: a nested list inside it
+    could still be appended to. Freezing every level means nothing a reader gets can change.
+    """
+    if isinstance(value, Mapping):
+        return MappingProxyType({key: freeze(item) for key, item in value.items()})
+    if isinstance(value, list | tuple):
+        return tuple(freeze(item) for item in value)
+    if isinstance(value, set | frozenset):
+        return frozenset(freeze(item) for item in value)
+    return value
+
+
+def call_state(log: EventLog, session_id: str, call_id: str) -> str:
+    """Fold this session's tool events into where ``call_id`` stands.
+
+    Returns:
+        ``"unused"`` (never called), ``"open"`` (called, no result yet) or ``"answered"``.
+    """
+    state = "unused"
+    for event in log.events:
+        if event.session_id != session_id or event.type not in ("tool_call", "tool_result"):
+            continue
+        if event.payload["call_id"] == call_id:
+            state = "open" if event.type == "tool_call" else "answered"
+    return state
+
+
+def check_call_id(
+    log: EventLog, session_id: str, event_type: str, payload: Mapping[str, Any]
+) -> None:
+    """Refuse a tool event that breaks the pairing of calls and results in its session.
+
+    Call ids are scoped to their session: the same id may be used once in every session.
+    """
+    if event_type not in ("tool_call", "tool_result"):
+        return
+    call_id = payload["call_id"]
+    state = call_state(log, session_id, call_id)
+    if event_type == "tool_call" and state != "unused":
+        raise AppendRefused(f"call_id {call_id!r} is already used in session {session_id!r}")
+    if event_type == "tool_result" and state == "unused":
+        raise AppendRefused(f"session {session_id!r} never called {call_id!r}")
+    if event_type == "tool_result" and state == "answered":
+        raise AppendRefused(f"call {call_id!r} of session {session_id!r} already has a result")

@@ -1,9 +1,12 @@
-"""Reading the log: one session's events (optionally after an id), and the list of sessions."""
+"""Reading the log: one session's events (optionally after an id), and the list of sessions.
+
+Readers only filter what is there and hand out new tuples: a caller who changes what they got
+changes their own tuple (they cannot: tuples are read-only), never the log.
+"""
 
 from __future__ import annotations
 
-from eventlog import Event
-from solutions.event_log import EventLog
+from solutions.event_log import Event, EventLog
 
 
 def get_events_for_session(
@@ -11,7 +14,8 @@ def get_events_for_session(
 ) -> tuple[Event, ...]:
     """Return the session's events with ``event_id > after_event_id``, oldest first.
 
-    ``after_event_id`` is the resume point: a client that saw event 4 asks for what came after.
+    ``after_event_id`` is the resume point: a client that saw event 4 asks for what came
+    after it. Ids are compared, not positions, so any number works (0, negative, too large).
     """
     return tuple(
         event
