@@ -8,17 +8,19 @@ from collections import Counter
 from pathlib import Path
 
 from grader.batch import run_batch
-from grader.batch.gradebook import GRADEBOOK, RESULTS_DIR, SUMMARY, most_failed
-from grader.batch.runner import STATUSES, Row
-from grader.batch.sandbox import Limits
+from grader.batch.gradebook import GRADEBOOK, RESULTS_DIR, SUMMARY, isolation_line, most_failed
+from grader.batch.pool import Settings
+from grader.batch.rows import STATUSES, Row
 from grader.i18n import LANGUAGES, text
+from grader.results_json import FORMATS
+from grader.sandbox import backends
 
 MOST_FAILED_PRINTED = 3
 
 
 def build_parser() -> argparse.ArgumentParser:
-    """The ``batch`` command's options; the limits default to :class:`Limits`."""
-    defaults = Limits()
+    """The ``batch`` command's options; the limits default to :class:`Settings`."""
+    defaults = Settings()
     parser = argparse.ArgumentParser(
         prog="python -m grader batch", description=text("cli.batch.description")
     )
@@ -34,9 +36,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--time-limit",
         type=float,
-        default=defaults.task_seconds,
+        default=defaults.example_seconds,
         metavar="SECONDS",
-        help=text("cli.batch.task_seconds", default=defaults.task_seconds),
+        help=text("cli.time_limit", seconds=defaults.example_seconds),
     )
     parser.add_argument(
         "--submission-time-limit",
@@ -45,16 +47,19 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="SECONDS",
         help=text("cli.batch.grading_seconds", default=defaults.grading_seconds),
     )
+    parser.add_argument("--format", choices=FORMATS, default=FORMATS[0], help=text("cli.format"))
+    parser.add_argument("--no-sandbox", action="store_true", help=text("cli.batch.no_sandbox"))
     parser.add_argument("--no-progress", action="store_true", help=text("cli.batch.no_progress"))
     parser.add_argument("--lang", choices=LANGUAGES, help=text("cli.lang"))
     return parser
 
 
-def limits_from(arguments: argparse.Namespace) -> Limits:
-    """The limits the command line asked for."""
-    return Limits(
+def settings_from(arguments: argparse.Namespace, isolation: str) -> Settings:
+    """The settings the command line asked for."""
+    return Settings(
+        isolation=isolation,
         memory_mb=arguments.memory_mb,
-        task_seconds=arguments.time_limit,
+        example_seconds=arguments.time_limit,
         grading_seconds=arguments.submission_time_limit,
     )
 
@@ -72,18 +77,27 @@ def render_outcome(rows: list[Row], out_dir: Path, seconds: float) -> str:
 
 
 def main(argv: list[str]) -> int:
-    """Run the batch; exit status 0 when it ran (whatever the scores), 2 on bad arguments."""
+    """Run the batch; exit 0 when it ran (whatever the scores), 2 when it cannot run."""
     arguments = build_parser().parse_args(argv)
     if not arguments.submissions.is_dir():
         print(text("cli.batch.not_a_folder", path=arguments.submissions))
         return 2
+    if arguments.no_sandbox:
+        isolation = backends.NONE
+    elif backends.bwrap_works():
+        isolation = backends.BWRAP
+    else:
+        print(text("cli.batch.no_sandbox_available"))
+        return 2
+    print(isolation_line(isolation), flush=True)
     started = time.monotonic()
     rows = run_batch(
         arguments.submissions,
         arguments.out,
-        limits_from(arguments),
+        settings_from(arguments, isolation),
         arguments.workers,
         show_progress=not arguments.no_progress,
+        results_format=arguments.format,
     )
     print(render_outcome(rows, arguments.out, time.monotonic() - started))
     return 0

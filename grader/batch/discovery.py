@@ -1,84 +1,78 @@
-"""Find the submissions in a folder: each ``.py`` file, and each folder holding one.
+"""Find the submissions in a folder, and copy every one of them before any is graded.
 
-A submission is installed in its sandbox as the module ``exercises``, the name the grader
-grades by default, so a learner's whole ``exercises/`` package works unchanged, including its
-absolute imports such as ``from exercises.event_log import append_event``.
+A submission is a ``.py`` file directly in the folder, or a folder (graded the way
+``python -m grader --target FOLDER`` grades a folder: a package, a folder of exercise files,
+or a folder holding a single ``.py`` file or package). Symbolic links are never followed: a
+link could point at a classmate's submission, so a linked entry counts as no submission, and
+links inside a folder are left out of its copy.
+
+The copies are made first, all of them, into a private folder: from then on nothing a
+submission does while it is graded can reach another one's original, or its copy.
 """
 
 from __future__ import annotations
 
-import shutil
+import stat
 from dataclasses import dataclass
 from pathlib import Path
 
-SUBMISSION_MODULE = "exercises"
-IGNORED_NAMES = ("__pycache__",)
+from grader.sandbox.workspace import IGNORED, Budget, TargetError, copy_file, copy_tree, resolve
 
 
 @dataclass(frozen=True, slots=True)
 class Submission:
-    """One learner's work: its id (file stem or folder name) and the code to grade.
+    """One learner's work: its id (file stem or folder name) and the private copy to grade.
 
-    ``source`` is a ``.py`` file or a package folder; it is None when a folder holds no
-    single submission, which the batch records as a row of its own rather than skipping.
+    ``copy`` is None when the entry holds nothing to grade; ``error`` then says why, when
+    there is more to say than "no single submission" (a submission that is too large).
     """
 
     id: str
-    source: Path | None
+    copy: Path | None
+    error: str | None = None
 
 
-def is_visible(path: Path) -> bool:
-    """Tell whether ``path`` is neither hidden nor a cache folder."""
-    return not path.name.startswith(".") and path.name not in IGNORED_NAMES
-
-
-def code_in_folder(folder: Path) -> Path | None:
-    """Return the code a folder submits: itself when it is a package, else its one entry.
-
-    Returns:
-        The folder (when it has ``__init__.py``), its only ``.py`` file, its only package
-        folder, or None when there is no single candidate.
-    """
-    if (folder / "__init__.py").is_file():
-        return folder
-    candidates = [
-        entry
-        for entry in sorted(folder.iterdir())
-        if is_visible(entry)
-        and (
-            (entry.is_file() and entry.suffix == ".py")
-            or (entry.is_dir() and (entry / "__init__.py").is_file())
-        )
-    ]
-    return candidates[0] if len(candidates) == 1 else None
-
-
-def find_submissions(root: Path) -> list[Submission]:
-    """List the submissions directly inside ``root``, sorted by id.
+def find_entries(root: Path) -> list[Path]:
+    """The entries of ``root`` that are submissions: visible ``.py`` files and folders.
 
     Raises:
         NotADirectoryError: when ``root`` is not a folder.
     """
     if not root.is_dir():
         raise NotADirectoryError(root)
+    return [
+        entry
+        for entry in sorted(root.iterdir())
+        if not entry.name.startswith(".")
+        and entry.name not in IGNORED
+        and (entry.suffix == ".py" or stat.S_ISDIR(entry.lstat().st_mode))
+    ]
+
+
+def stage(root: Path, staging: Path) -> list[Submission]:
+    """Copy every submission in ``root`` into ``staging``; return them sorted by id."""
     submissions = []
-    for entry in sorted(root.iterdir()):
-        if not is_visible(entry):
-            continue
-        if entry.is_file() and entry.suffix == ".py":
-            submissions.append(Submission(entry.stem, entry))
-        elif entry.is_dir():
-            submissions.append(Submission(entry.name, code_in_folder(entry)))
+    for entry in find_entries(root):
+        submission_id = entry.stem if entry.suffix == ".py" else entry.name
+        submissions.append(_copy(submission_id, entry, staging / submission_id))
     return submissions
 
 
-def install_submission(source: Path, sandbox: Path) -> None:
-    """Copy a submission into ``sandbox`` as the module ``exercises`` (file or package)."""
-    if source.is_dir():
-        shutil.copytree(
-            source,
-            sandbox / SUBMISSION_MODULE,
-            ignore=shutil.ignore_patterns("__pycache__", "*.pyc"),
-        )
-    else:
-        shutil.copy2(source, sandbox / f"{SUBMISSION_MODULE}.py")
+def _copy(submission_id: str, entry: Path, destination: Path) -> Submission:
+    mode = entry.lstat().st_mode
+    if not (stat.S_ISREG(mode) or stat.S_ISDIR(mode)):
+        return Submission(submission_id, None)
+    budget = Budget(submission_id)
+    try:
+        if stat.S_ISREG(mode):
+            destination.mkdir(parents=True)
+            copy_file(entry, destination / entry.name, budget)
+            return Submission(submission_id, destination / entry.name)
+        copy_tree(entry, destination, budget=budget)
+    except TargetError as too_large:
+        return Submission(submission_id, None, str(too_large))
+    try:
+        resolve(str(destination))
+    except TargetError:
+        return Submission(submission_id, None)
+    return Submission(submission_id, destination)

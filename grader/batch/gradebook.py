@@ -1,15 +1,17 @@
 """What a batch leaves in OUT_DIR: the gradebook, one results file each, and a class summary.
 
 * ``gradebook.csv``: one row per submission: ``id``, ``score``, ``max_score``, ``status``,
-  then the points earned in each task, in task order.
-* ``results/<id>.json``: the grader's ``--json`` report for that submission; a submission
-  that could not be graded gets a report in the same format with no points.
-* ``summary.md``: how many submissions ended in each status, and the properties the class
-  broke most often.
-* ``logs/<id>.log``: what the submission printed (capped), for the instructor's eyes only.
+  the points earned in each task (task order), then ``isolation`` (``bwrap``, or ``none``
+  when the batch ran without a sandbox).
+* ``results/<id>.json``: that submission's results in the ``--format`` chosen (exercism by
+  default); a submission that could not be graded gets one too, with no points.
+* ``summary.md``: how the batch ran, how many submissions ended in each status, and the
+  properties the class broke most often.
+* ``logs/<id>.log``: what the submission wrote to its standard output and error (capped),
+  for the instructor's eyes only.
 
-Everything here is written after every submission's processes have ended, from the rows
-alone, so nothing a submission wrote into OUT_DIR survives.
+Everything here is written by the batch process after every grading has ended, from the
+trusted reports alone. With the sandbox, no submission can write into OUT_DIR at all.
 """
 
 from __future__ import annotations
@@ -21,9 +23,10 @@ from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
 
-from grader.batch import results as results_format
-from grader.batch.runner import STATUSES, Row
+from grader.batch.rows import STATUSES, Row
 from grader.i18n import text
+from grader.results_json import results_document
+from grader.tasks import MAX_SCORE, TASK_IDS
 
 GRADEBOOK = "gradebook.csv"
 RESULTS_DIR = "results"
@@ -33,25 +36,22 @@ MOST_FAILED_SHOWN = 10
 
 
 def gradebook_columns() -> list[str]:
-    """The gradebook's header: the four fixed columns, then one per task id."""
-    return ["id", "score", "max_score", "status", *results_format.task_ids()]
-
-
-def report_of(row: Row) -> dict[str, object]:
-    """The row's results, or a pointless report saying why it could not be graded."""
-    return row.report if row.report is not None else results_format.ungraded_report(row.status)
+    """The gradebook's header: the four fixed columns, one per task id, the isolation."""
+    return ["id", "score", "max_score", "status", *TASK_IDS, "isolation"]
 
 
 def gradebook_line(row: Row) -> dict[str, object]:
-    """One gradebook row: scores computed from the task results, never taken on trust."""
-    points = results_format.task_points(report_of(row))
+    """One gradebook row: the points of each task as the trusted grader judged them."""
+    points = dict.fromkeys(TASK_IDS, 0)
+    for result in row.report.results:
+        points[result.task_id] = result.earned
     line: dict[str, object] = {
         "id": row.id,
         "score": sum(points.values()),
-        "max_score": results_format.max_score(),
+        "max_score": MAX_SCORE,
         "status": row.status,
     }
-    return line | points
+    return line | points | {"isolation": row.report.isolation}
 
 
 def write_gradebook(path: Path, rows: Sequence[Row]) -> None:
@@ -62,11 +62,11 @@ def write_gradebook(path: Path, rows: Sequence[Row]) -> None:
         writer.writerows(gradebook_line(row) for row in rows)
 
 
-def write_reports(folder: Path, rows: Sequence[Row]) -> None:
-    """Write ``<id>.json`` for every row, replacing whatever a submission put there."""
+def write_reports(folder: Path, rows: Sequence[Row], form: str) -> None:
+    """Write ``<id>.json`` for every row in the format ``form``."""
     folder.mkdir(parents=True, exist_ok=True)
     for row in rows:
-        document = json.dumps(report_of(row), indent=2, ensure_ascii=False)
+        document = json.dumps(results_document(row.report, form), indent=2, ensure_ascii=False)
         (folder / f"{row.id}.json").write_text(document + "\n", encoding="utf-8")
 
 
@@ -83,10 +83,16 @@ def cell(sentence: str) -> str:
     return sentence.replace("|", "\\|").replace("\n", " ")
 
 
-def render_summary(rows: Sequence[Row]) -> str:
-    """Return the Markdown summary: statuses, then the most often broken properties."""
+def isolation_line(isolation: str) -> str:
+    """One sentence saying how learner code ran."""
+    return text(f"batch.isolation.{isolation}")
+
+
+def render_summary(rows: Sequence[Row], isolation: str) -> str:
+    """Return the Markdown summary: isolation, statuses, the most often broken properties."""
     statuses = Counter(row.status for row in rows)
-    lines = [f"# {text('batch.summary.title')}", "", text("batch.summary.count", count=len(rows))]
+    lines = [f"# {text('batch.summary.title')}", "", isolation_line(isolation), ""]
+    lines += [text("batch.summary.count", count=len(rows))]
     lines += ["", f"| {text('batch.summary.status')} | {text('batch.summary.submissions')} |"]
     lines += ["|---|---:|"]
     lines += [f"| {status} | {statuses[status]} |" for status in STATUSES if statuses[status]]
@@ -100,16 +106,18 @@ def render_summary(rows: Sequence[Row]) -> str:
     return "\n".join([*lines, ""])
 
 
-def write_outputs(out_dir: Path, rows: Sequence[Row], logs_dir: Path) -> None:
+def write_outputs(
+    out_dir: Path, rows: Sequence[Row], logs_dir: Path, isolation: str, form: str
+) -> None:
     """Write the gradebook, the reports, the summary and the logs into ``out_dir``.
 
-    The ``results`` and ``logs`` folders are replaced whole, so a file a submission slipped
-    into them while it ran does not survive.
+    The ``results`` and ``logs`` folders are replaced whole, so nothing left in them from an
+    earlier batch (or slipped in while this one ran) survives.
     """
     out_dir.mkdir(parents=True, exist_ok=True)
     for folder in (out_dir / RESULTS_DIR, out_dir / LOGS_DIR):
         shutil.rmtree(folder, ignore_errors=True)
     shutil.copytree(logs_dir, out_dir / LOGS_DIR)
     write_gradebook(out_dir / GRADEBOOK, rows)
-    write_reports(out_dir / RESULTS_DIR, rows)
-    (out_dir / SUMMARY).write_text(render_summary(rows), encoding="utf-8")
+    write_reports(out_dir / RESULTS_DIR, rows, form)
+    (out_dir / SUMMARY).write_text(render_summary(rows, isolation), encoding="utf-8")
