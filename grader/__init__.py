@@ -7,8 +7,9 @@ Run ``python -m grader`` (or ``pytest grader/suite --target T``). From Python::
     print(report.text(), report.score, report.max_score)
     grader.check("append_and_ids")   # one task, feedback printed: for notebooks
 
-The grader never imports ``solutions`` or ``eventlog``: its expectations come from the
-contract's properties and a small oracle of its own (:mod:`grader.oracle`).
+The grader never imports the code it grades: learner code runs in a separate, sandboxed
+interpreter that sees only its own copy and the standard library (:mod:`grader.sandbox`), and
+expectations come from the contract's properties and a small oracle (:mod:`grader.oracle`).
 """
 
 from __future__ import annotations
@@ -24,15 +25,15 @@ __all__ = ["check", "grade"]
 def grade(
     target: str = "exercises", tasks: list[str] | None = None, time_limit: float | None = None
 ) -> Report:
-    """Grade ``target`` in a worker process and return the report.
+    """Grade ``target`` and return the report; learner code runs in a sandboxed child process.
 
     Args:
-        target: ``exercises``, ``solutions``, a dotted module name, or a path to a .py file.
-        tasks: task ids to grade (default: all five, in order).
-        time_limit: seconds per task before it counts as timed out (default 5).
+        target: ``exercises``, ``solutions``, a dotted module name, a folder or a .py file.
+        tasks: task ids or numbers to grade (default: all five, in order).
+        time_limit: seconds one example may take before it counts as timed out (default 5).
 
     Raises:
-        KeyError: a task id that does not exist.
+        KeyError: a task that does not exist.
     """
     # Imported here so ``import grader`` stays cheap for tools that only need a submodule.
     from grader.runner import DEFAULT_TIME_LIMIT, run

@@ -4,8 +4,8 @@ the target cannot be loaded.
 Learner tools: ``--task NAME`` grades one task, ``--watch`` grades again every time a file of
 the target is saved, ``--hint`` shows one more hint for the first task not passing yet, and
 ``--lang en|zh`` picks the language (the locale decides otherwise). Instructor tools are
-subcommands: ``python -m grader batch SUBMISSIONS_DIR --out OUT_DIR`` and
-``python -m grader release OUT_DIR``.
+subcommands: ``batch`` grades a class, ``gradescope`` writes a Gradescope autograder, and
+``release`` writes the learner's copy.
 """
 
 from __future__ import annotations
@@ -18,13 +18,19 @@ from pathlib import Path
 
 from grader import messages
 from grader.i18n import LANGUAGES, apply_language, language_option
+from grader.remote import DEFAULT_TASK_SECONDS
 from grader.report import Report, print_report
-from grader.results_json import write_results
+from grader.results_json import FORMATS, write_results
 from grader.runner import DEFAULT_TIME_LIMIT, run
+from grader.sandbox import backends
 from grader.tasks import TASKS, select
 
 TARGET_ENV = "GRADER_TARGET"
-SUBCOMMANDS = {"batch": "grader.batch.command", "release": "grader.release.command"}
+SUBCOMMANDS = {
+    "batch": "grader.batch.command",
+    "gradescope": "grader.gradescope.command",
+    "release": "grader.release.command",
+}
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -39,6 +45,7 @@ def build_parser() -> argparse.ArgumentParser:
         help=messages.CLI_TARGET.format(env=TARGET_ENV),
     )
     parser.add_argument("--json", metavar="FILE", help=messages.CLI_JSON)
+    parser.add_argument("--format", choices=FORMATS, default=FORMATS[0], help=messages.CLI_FORMAT)
     parser.add_argument(
         "--time-limit",
         type=float,
@@ -47,19 +54,25 @@ def build_parser() -> argparse.ArgumentParser:
         help=messages.CLI_TIME_LIMIT.format(seconds=DEFAULT_TIME_LIMIT),
     )
     parser.add_argument(
-        "--task",
-        action="append",
-        choices=[task.task_id for task in TASKS],
-        help=messages.CLI_TASK,
+        "--task-time-limit",
+        type=float,
+        default=DEFAULT_TASK_SECONDS,
+        metavar="SECONDS",
+        help=messages.CLI_TASK_TIME_LIMIT.format(seconds=DEFAULT_TASK_SECONDS),
+    )
+    names = ", ".join(f"{task.number} {task.task_id}" for task in TASKS)
+    parser.add_argument(
+        "--task", action="append", metavar="TASK", help=messages.CLI_TASK.format(tasks=names)
     )
     parser.add_argument("--watch", action="store_true", help=messages.CLI_WATCH)
     parser.add_argument("--hint", action="store_true", help=messages.CLI_HINT)
     parser.add_argument("--lang", choices=LANGUAGES, help=messages.CLI_LANG)
+    parser.add_argument("--no-sandbox", action="store_true", help=messages.CLI_NO_SANDBOX)
     return parser
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Run the grader (or the ``batch`` / ``release`` command); return the exit status."""
+    """Run the grader (or a subcommand); return the exit status."""
     argv = sys.argv[1:] if argv is None else list(argv)
     # The language comes first: the parsers' help texts are already translated.
     apply_language(language_option(argv))
@@ -69,18 +82,35 @@ def main(argv: list[str] | None = None) -> int:
     if argv and argv[0] in SUBCOMMANDS:
         command = importlib.import_module(SUBCOMMANDS[argv[0]])
         return int(command.main(argv[1:]))
-    args = build_parser().parse_args(argv)
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        args.tasks = select(args.task)
+    except KeyError as unknown:
+        parser.error(messages.CLI_UNKNOWN_TASK.format(task=unknown.args[0]))
     if args.watch:
         return watch(args)
-    report = run(args.target, select(args.task), args.time_limit)
+    report = grade(args)
     print_report(report, sys.stdout)
     if args.hint:
         from grader.learner import HINT_STATE_FILE, reveal_next_hint
 
         print("\n" + reveal_next_hint(report, Path.cwd() / HINT_STATE_FILE))
-    if args.json:
-        write_results(report, args.json)
     return report.exit_code
+
+
+def grade(args: argparse.Namespace) -> Report:
+    """Grade as the command line asked, and write the results file if one was asked for."""
+    report = run(
+        args.target,
+        args.tasks,
+        args.time_limit,
+        task_time_limit=args.task_time_limit,
+        isolation=backends.NONE if args.no_sandbox else "auto",
+    )
+    if args.json:
+        write_results(report, args.json, args.format)
+    return report
 
 
 def watch(args: argparse.Namespace) -> int:
@@ -88,12 +118,10 @@ def watch(args: argparse.Namespace) -> int:
     from grader.watch import render_progress, watch_and_grade, watched_paths
 
     def grade_and_show() -> None:
-        report: Report = run(args.target, select(args.task), args.time_limit)
+        report = grade(args)
         print_report(report, sys.stdout)
         if report.load_error is None:
             print(render_progress(report.results, messages.STATUS_PASSED))
-        if args.json:
-            write_results(report, args.json)
 
     watch_and_grade(watched_paths(args.target), grade_and_show)
     return 0

@@ -17,6 +17,7 @@ class Failure:
         outcome: what that call did and what it should have done, one line each.
         status: ``messages.STATUS_FAILED``, ``STATUS_NOT_IMPLEMENTED`` or ``STATUS_ERROR``.
         note: an extra remark (for instance that the failure is not reproducible).
+        hint: what to try, for this property (None: the task's first hint applies).
     """
 
     sentence: str
@@ -24,6 +25,7 @@ class Failure:
     outcome: tuple[str, ...] = ()
     status: str = messages.STATUS_FAILED
     note: str | None = field(default=None)
+    hint: str | None = field(default=None)
 
     def render(self) -> str:
         """The failure as plain text, as the pytest suite and the report show it."""
@@ -45,4 +47,17 @@ class PropertyFailure(Exception):
 
     def __init__(self, failure: Failure) -> None:
         super().__init__(failure.render())
+        self.failure = failure
+
+
+class StopProperty(BaseException):
+    """Ends a property run at once, with this failure: no more examples, no shrinking.
+
+    A ``BaseException`` on purpose: hypothesis shrinks every ``Exception`` a test raises, but
+    lets other exceptions through. Raised when the task's time is up, and when expensive
+    failures (examples that hang or kill the learner's process) have used up their budget.
+    """
+
+    def __init__(self, failure: Failure) -> None:
+        super().__init__(failure.sentence)
         self.failure = failure

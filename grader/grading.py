@@ -1,4 +1,4 @@
-"""Grading one task in this process: probe what is implemented, then run its properties."""
+"""Grading one task: find out what is implemented, then run its properties in order."""
 
 from __future__ import annotations
 
@@ -6,16 +6,20 @@ import dataclasses
 from dataclasses import dataclass, field
 from typing import Any
 
-from grader import harness, messages
+from grader import messages
+from grader.callserver.codec import Ref, encode_argument
+from grader.contract import FUNCTION_NAMES, READERS
 from grader.failures import Failure
-from grader.loading import READERS, Target
 from grader.properties import run_property
-from grader.tasks import Task
+from grader.remote import Learner, TaskOverrun
+from grader.sandbox.child import ChildFailure
+from grader.tasks import OWNER, Task
 
 
 @dataclass(frozen=True)
 class TaskResult:
-    """How one task went. ``failure`` is set for every status except passed."""
+    """How one task went. ``failure`` is set for every status except passed; ``output`` is
+    what learner code printed while the task was graded."""
 
     task_id: str
     number: int
@@ -24,13 +28,21 @@ class TaskResult:
     status: str
     failure: Failure | None = None
     hints: tuple[str, ...] = field(default=())
+    output: str = ""
 
     @property
     def earned(self) -> int:
         return self.points if self.status == messages.STATUS_PASSED else 0
 
+    @property
+    def hint(self) -> str | None:
+        """The hint to show under this result: the broken property's own, else the task's."""
+        if self.failure is not None and self.failure.hint:
+            return self.failure.hint
+        return self.hints[0] if self.hints else None
+
     def to_dict(self) -> dict[str, Any]:
-        """Plain data, to cross a process boundary."""
+        """Plain data, to cross a process boundary (batch workers send it to the batch)."""
         return dataclasses.asdict(self)
 
     @classmethod
@@ -44,6 +56,7 @@ class TaskResult:
                 tuple(failure["outcome"]),
                 failure["status"],
                 failure["note"],
+                failure["hint"],
             )
         return cls(**fields)
 
@@ -55,67 +68,85 @@ def result_for(task: Task, status: str, failure: Failure | None = None) -> TaskR
     )
 
 
-def grade_task(task: Task, target: Target) -> TaskResult:
+def grade_task(task: Task, learner: Learner) -> TaskResult:
     """Run a task's properties in order; the first broken one decides the result."""
-    missing = probe(target, task.needs)
-    if missing:
-        return result_for(task, messages.STATUS_NOT_IMPLEMENTED, _not_implemented(missing))
-    # A task only ever calls the functions it needs, so a read function that hangs or is not
-    # written yet costs its own task, not every task that might have used it to observe.
-    target = dataclasses.replace(target, readers=READERS & set(task.needs))
+    learner.start_task()
+    missing = probe(learner, (*task.needs, *task.observes))
+    needed = [name for name in missing if name in task.needs]
+    if needed:
+        return result_for(task, messages.STATUS_NOT_IMPLEMENTED, _not_implemented(task, needed))
+    # A task calls only the readers it needs (or may observe with, once written), so a read
+    # function that hangs or is not written yet costs its own task, not every other one.
+    usable = (set(task.needs) | set(task.observes)) - set(missing)
+    learner.readers = READERS & frozenset(usable)
     for prop in task.properties:
         try:
-            failure = run_property(prop, target)
+            failure = run_property(prop, learner)
         except Exception as error:  # a bug in the grader: say so instead of crashing
             text = messages.GRADER_BUG.format(kind=type(error).__name__, message=error)
-            failure = Failure(text, status=messages.STATUS_ERROR)
-            return result_for(task, messages.STATUS_ERROR, failure)
+            return result_for(
+                task, messages.STATUS_ERROR, Failure(text, status=messages.STATUS_ERROR)
+            )
         if failure is not None:
             return result_for(task, failure.status, failure)
     return result_for(task, messages.STATUS_PASSED)
 
 
-def _not_implemented(missing: list[str]) -> Failure:
+def _not_implemented(task: Task, missing: list[str]) -> Failure:
     functions = ", ".join(missing)
     plural = messages.NEEDS_IT if len(missing) == 1 else messages.NEEDS_THEM
     text = messages.NOT_IMPLEMENTED_TASK.format(functions=functions, plural=plural)
+    earlier = [name for name in missing if OWNER[name].number < task.number]
+    if earlier:
+        owner = OWNER[earlier[0]]
+        text += " " + messages.WRITTEN_IN_EARLIER_TASK.format(
+            functions=", ".join(earlier), number=owner.number, name=owner.name
+        )
     return Failure(text, status=messages.STATUS_NOT_IMPLEMENTED)
 
 
-def probe(target: Target, functions: tuple[str, ...]) -> list[str]:
-    """Which of ``functions`` raise NotImplementedError on the simplest possible calls."""
-    calls = _probe_calls(target)
+def probe(learner: Learner, functions: tuple[str, ...]) -> list[str]:
+    """Which of ``functions`` raise NotImplementedError on the simplest possible calls.
+
+    The two functions that build a log are always tried first, so the readers get a log (or
+    None, which still tells a stub from an implementation).
+    """
+    learner.start_example()
+    log: Ref | None = None
     missing = []
-    for name in sorted(functions, key=list(calls).index):
-        harness.progress(name)
-        try:
-            calls[name]()
-        except NotImplementedError:
-            missing.append(name)
-        except BaseException:
+    for name in FUNCTION_NAMES:
+        builds = name in _BUILDERS
+        if not builds and name not in functions:
             continue
-    return missing
+        answer = _simplest_call(learner, name, log)
+        if answer.get("not_implemented"):
+            missing.append(name)
+        elif builds and not _ERRORS & set(answer):
+            log = Ref(_BUILDERS[name])
+    return [name for name in missing if name in functions]
 
 
-def _probe_calls(target: Target) -> dict[str, Any]:
-    functions = target.functions
-    state: dict[str, Any] = {}
+#: The functions that build a log, and the name the probe keeps their log under.
+_BUILDERS = {"create_event_log": "probe_log0", "append_event": "probe_log1"}
+_ERRORS = {"raised", "not_implemented", "exit", "control", "missing", "not_pair", "error"}
 
-    def create() -> None:
-        state["log"] = functions["create_event_log"]()
 
-    def append() -> None:
-        # With no log from create_event_log, None still tells a stub from an implementation.
-        pair = functions["append_event"](state.get("log"), "a", "user_message", {"content": "hi"})
-        state["log"] = pair[0]
-
-    def log() -> Any:
-        return state.get("log")
-
-    return {
-        "create_event_log": create,
-        "append_event": append,
-        "get_events_for_session": lambda: functions["get_events_for_session"](log(), "a"),
-        "list_sessions": lambda: functions["list_sessions"](log()),
-        "replay_session": lambda: functions["replay_session"](log(), "a"),
+def _simplest_call(learner: Learner, name: str, log: Ref | None) -> dict[str, Any]:
+    args: list[Any] = [log, "a"] if name != "list_sessions" else [log]
+    keep: Any = None
+    if name == "create_event_log":
+        args, keep = [], _BUILDERS[name]
+    elif name == "append_event":
+        args = [log, "a", "user_message", {"content": "hi"}]
+        keep = [_BUILDERS[name], "probe_event"]
+    request = {
+        "op": "call",
+        "fn": name,
+        "args": [encode_argument(arg) for arg in args],
+        "keep": keep,
+        "view": "pair" if name == "append_event" else "none",
     }
+    try:
+        return learner.ask(request)
+    except (ChildFailure, TaskOverrun):
+        return {}  # it hangs or crashes: it is written; the properties will say what is wrong

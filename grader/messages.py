@@ -12,10 +12,12 @@ JSON files carry, the same in every language; :func:`status_label` is what a lea
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterator, Mapping
 from typing import Final
 
-from grader.i18n import text
+from grader.contract import TASK_IDS
+from grader.i18n import current_language, text
 
 # --- statuses: codes, not sentences ---------------------------------------------------------
 STATUS_PASSED: Final = "passed"
@@ -31,13 +33,6 @@ STATUS_IDS: Final = {
     STATUS_ERROR: "status.error",
 }
 
-TASK_IDS: Final = (
-    "append_and_ids",
-    "read_and_resume",
-    "list_sessions",
-    "replay",
-    "reject_bad_input",
-)
 HINTS_PER_TASK: Final = 3
 REFUSE_REASONS: Final = (
     "unknown_type",
@@ -59,6 +54,7 @@ ACCEPT_FEATURES: Final = (
     "result_after_gap",
     "unusual_session_id",
     "unusual_text",
+    "mapping_payload",
 )
 
 # --- single sentences: attribute name -> message id -------------------------------------------
@@ -68,6 +64,10 @@ SENTENCE_IDS: Final = {
     "EVENT_IDS": "property.event_ids",
     "EVENT_FIELDS": "property.event_fields",
     "OLD_LOG_UNCHANGED": "property.old_log_unchanged",
+    "BRANCHES": "property.branches",
+    "EVENTS_ARE_FACTS": "property.events_are_facts",
+    "READ_RESULT_IS_A_COPY": "property.read_result_is_a_copy",
+    "SESSIONS_RESULT_IS_A_COPY": "property.sessions_result_is_a_copy",
     "CALLER_DICT_ISOLATED": "property.caller_dict_isolated",
     "READER_CANNOT_CHANGE": "property.reader_cannot_change",
     "READ_SESSION": "property.read_session",
@@ -100,9 +100,14 @@ SENTENCE_IDS: Final = {
     "REFUSED_EVERY_APPEND": "failure.refused_every_append",
     "FLAKY": "failure.flaky",
     "GRADER_BUG": "failure.grader_bug",
+    "CHILD_BROKE": "failure.child_broke",
+    "ANSWER_TOO_LARGE": "failure.answer_too_large",
+    "TASK_TIMED_OUT": "failure.task_timed_out",
+    "WRITTEN_IN_EARLIER_TASK": "failure.written_in_earlier_task",
     "CHANGE_CALLER_DICT": "transcript.change_caller_dict",
     "CHANGE_READ_PAYLOAD": "transcript.change_read_payload",
     "CHANGE_REPLAY": "transcript.change_replay",
+    "CHANGE_EVENT": "transcript.change_event",
     "DUMMY_FIRST_APPEND": "transcript.dummy_first_append",
     "NEEDS_ATTRIBUTE": "failure.needs_attribute",
     "NEEDS_MAPPING": "failure.needs_mapping",
@@ -114,6 +119,10 @@ SENTENCE_IDS: Final = {
     "CLI_JSON": "cli.json",
     "CLI_TIME_LIMIT": "cli.time_limit",
     "CLI_TASK": "cli.task",
+    "CLI_FORMAT": "cli.format",
+    "CLI_TASK_TIME_LIMIT": "cli.task_time_limit",
+    "CLI_UNKNOWN_TASK": "cli.unknown_task",
+    "CLI_NO_SANDBOX": "cli.no_sandbox",
     "PYTEST_TARGET": "cli.pytest_target",
     "LOAD_HEADING": "load.heading",
     "LOAD_SYNTAX": "load.syntax",
@@ -123,6 +132,9 @@ SENTENCE_IDS: Final = {
     "LOAD_EXIT": "load.exit",
     "LOAD_TIMED_OUT": "load.timed_out",
     "LOAD_DIED": "load.died",
+    "LOAD_TOO_LARGE": "load.too_large",
+    "LOAD_MEMORY": "load.memory",
+    "LOAD_NOT_STDLIB": "load.not_stdlib",
     "REPORT_TITLE": "report.title",
     "REPORT_TASK": "report.task",
     "REPORT_POINTS": "report.points",
@@ -134,6 +146,8 @@ SENTENCE_IDS: Final = {
     "REPORT_NEXT": "report.next",
     "REPORT_PASSED_DETAIL": "report.passed_detail",
     "OUTPUT_TRUNCATED": "report.output_truncated",
+    "NO_SANDBOX_NOTE": "report.no_sandbox",
+    "NO_SANDBOX_UID_NOTE": "report.no_sandbox_uid",
     "NEEDS_IT": "failure.needs_it",
     "NEEDS_THEM": "failure.needs_them",
     "YOUR_CODE": "failure.your_code",
@@ -195,6 +209,41 @@ def status_label(status: str) -> str:
     return text(STATUS_IDS[status])
 
 
+def property_ids() -> list[str]:
+    """The message id of every property sentence: each has a hint of its own."""
+    single = [
+        message_id for message_id in SENTENCE_IDS.values() if message_id.startswith("property.")
+    ]
+    return single + REFUSE.message_ids() + ACCEPT.message_ids()
+
+
+def property_hint_id(property_id: str) -> str:
+    """``property.event_ids`` -> ``hint.property.event_ids``."""
+    return "hint." + property_id
+
+
+def hint_for(sentence: str, status: str) -> str | None:
+    """The hint for a failure: the broken property's own, or one for a hang or a crash.
+
+    Args:
+        sentence: the failure's sentence, in the current language.
+        status: the failure's status code.
+    """
+    if status == STATUS_TIMED_OUT:
+        return text("hint.timed_out")
+    if status == STATUS_ERROR:
+        return text("hint.error")
+    property_id = _sentences_in(current_language()).get(sentence)
+    return text(property_hint_id(property_id)) if property_id else None
+
+
+@functools.cache
+def _sentences_in(language: str) -> dict[str, str]:
+    # Failures carry their sentence as text; the language is part of the key because the
+    # same process may grade in English and then in Chinese.
+    return {text(message_id): message_id for message_id in property_ids()}
+
+
 def all_message_ids() -> set[str]:
     """Every message id this module names; the catalog tests demand each in every language."""
     tables = (TASK_NAMES, REFUSE, ACCEPT)
@@ -203,6 +252,7 @@ def all_message_ids() -> set[str]:
         | set(STATUS_IDS.values())
         | {message_id for table in tables for message_id in table.message_ids()}
         | {message_id for task in TASK_IDS for message_id in hint_ids(task)}
+        | {property_hint_id(message_id) for message_id in property_ids()}
     )
 
 

@@ -46,6 +46,9 @@ class Style:
     extras: bool = True
     odd_arguments: bool = True
     shared_call_ids: bool = True
+    #: How payloads are passed: a plain ``dict``, a ``proxy`` (types.MappingProxyType) or a
+    #: ``mapping`` (a read-only Mapping that is no dict): the contract says "a mapping".
+    wrappers: tuple[str, ...] = ("dict",)
 
 
 @dataclass(frozen=True)
@@ -56,6 +59,7 @@ class Append:
     event_type: str
     payload: dict[str, Any]
     unusual: tuple[str, ...] = field(default=(), compare=False)
+    wrapper: str = field(default="dict", compare=False)
 
 
 @dataclass(frozen=True)
@@ -68,6 +72,7 @@ class Intent:
     other_text: str
     extras: dict[str, Any]
     pick: int
+    wrapper: str = "dict"
 
 
 def intents(style: Style) -> st.SearchStrategy[Intent]:
@@ -106,14 +111,14 @@ def _digits(number: int, menus: tuple[tuple[Any, ...], ...]) -> list[Any]:
 def _menus(style: Style) -> tuple[tuple[Any, ...], ...]:
     arguments = ARGUMENTS + (ODD_ARGUMENTS if style.odd_arguments else ())
     extras = EXTRAS_MENU if style.extras else ({},)
-    return (style.kinds, style.sessions, TEXTS, arguments, extras, tuple(range(4)))
+    return (style.kinds, style.sessions, TEXTS, arguments, extras, tuple(range(4)), style.wrappers)
 
 
 def _intent(where: int, details: int, style: Style) -> Intent:
     menus = _menus(style)
     kind, session = _digits(where, menus[:2])
-    text, other_text, extras, pick = _digits(details, menus[2:])
-    return Intent(session, kind, text, other_text, extras, pick)
+    text, other_text, extras, pick, wrapper = _digits(details, menus[2:])
+    return Intent(session, kind, text, other_text, extras, pick, wrapper)
 
 
 def programs(style: Style = Style(), min_appends: int = 0) -> st.SearchStrategy[list[Append]]:
@@ -151,7 +156,8 @@ def _append_for(intent: Intent, model: ModelLog, style: Style) -> Append:
     else:
         payload = {"content": intent.text}
     payload = {**copy.deepcopy(intent.extras), **payload}
-    return Append(session, kind, payload, unusual_features(model, session, kind, payload))
+    unusual = unusual_features(model, session, kind, payload, intent.wrapper)
+    return Append(session, kind, payload, unusual, intent.wrapper)
 
 
 def _new_call_id(model: ModelLog, session: str, pick: int, style: Style) -> str:
@@ -170,10 +176,11 @@ def _new_call_id(model: ModelLog, session: str, pick: int, style: Style) -> str:
 
 
 def unusual_features(
-    model: ModelLog, session: str, kind: str, payload: dict[str, Any]
+    model: ModelLog, session: str, kind: str, payload: dict[str, Any], wrapper: str = "dict"
 ) -> tuple[str, ...]:
     """Names of the valid-but-unusual features of one append (keys of ``messages.ACCEPT``)."""
     checks: list[tuple[str, Callable[[], bool]]] = [
+        ("mapping_payload", lambda: wrapper != "dict"),
         ("unusual_session_id", lambda: session != session.strip() or not session.isascii()),
         ("empty_content", lambda: payload.get("content") == ""),
         ("arguments_not_json", lambda: kind == "tool_call" and not _is_json(payload["arguments"])),
@@ -213,12 +220,14 @@ def _gap_before(model: ModelLog, session: str, payload: dict[str, Any]) -> bool:
     return previous.type not in ("tool_call", "tool_result")
 
 
-def tagged(appends: list[tuple[str, str, dict[str, Any]]]) -> list[Append]:
-    """Appends from (session, type, payload) triples, each tagged with its unusual features."""
+def tagged(appends: list[tuple[Any, ...]]) -> list[Append]:
+    """Appends from (session, type, payload[, wrapper]) tuples, each tagged with its unusual
+    features; the wrapper says how the payload is passed (see :class:`Style`)."""
     model, tagged_appends = ModelLog(), []
-    for session, event_type, payload in appends:
+    for session, event_type, payload, *wrapper in appends:
         assert model.refusal(session, event_type, payload) is None
-        tags = unusual_features(model, session, event_type, payload)
-        tagged_appends.append(Append(session, event_type, payload, tags))
+        how = wrapper[0] if wrapper else "dict"
+        tags = unusual_features(model, session, event_type, payload, how)
+        tagged_appends.append(Append(session, event_type, payload, tags, how))
         model, _ = model.append(session, event_type, payload)
     return tagged_appends

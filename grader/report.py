@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import TextIO
@@ -20,12 +21,24 @@ _STYLES = {
 
 @dataclass(frozen=True)
 class Report:
-    """What grading a target found: one result per task, or why the target did not load."""
+    """What grading a target found: one result per task, or why the target did not load.
+
+    Attributes:
+        target: what was graded, as the user named it.
+        results: one per graded task, in task order.
+        load_error: why the target did not load (then there are no results).
+        max_score: the points the graded tasks are worth.
+        load_status: for a load error, what kind of trouble: ``import_error``, ``timed_out``,
+            ``crashed`` or ``memory_exceeded`` (batch statuses).
+        isolation: how learner code ran: ``bwrap`` or ``none`` (see :mod:`grader.sandbox`).
+    """
 
     target: str
     results: tuple[TaskResult, ...] = ()
     load_error: str | None = None
     max_score: int = 0
+    load_status: str | None = None
+    isolation: str | None = None
 
     @property
     def score(self) -> int:
@@ -75,13 +88,25 @@ def task_lines(result: TaskResult) -> Iterator[tuple[str, str]]:
     heading = messages.REPORT_TASK.format(number=result.number, name=result.name)
     points = messages.REPORT_POINTS.format(earned=result.earned, possible=result.points)
     status = messages.status_label(result.status)
-    yield f"{heading:<52} {points:>6}  {status}", _STYLES.get(result.status, "")
+    line = f"{pad(heading, 52)} {pad(points, 6, right=True)}  {status}"
+    yield line, _STYLES.get(result.status, "")
     if result.failure is not None:
-        for line in result.failure.render().splitlines():
-            yield f"    {line}", ""
-        if result.hints:
-            yield "    " + messages.REPORT_HINT.format(hint=result.hints[0]), "cyan"
+        for failure_line in result.failure.render().splitlines():
+            yield f"    {failure_line}", ""
+        if result.hint:
+            yield "    " + messages.REPORT_HINT.format(hint=result.hint), "cyan"
         yield "", ""
+
+
+def display_width(text: str) -> int:
+    """Columns ``text`` takes in a terminal: two for each wide (CJK) character."""
+    return sum(2 if unicodedata.east_asian_width(char) in "WF" else 1 for char in text)
+
+
+def pad(text: str, width: int, right: bool = False) -> str:
+    """``text`` padded with spaces to ``width`` columns (on the left when ``right``)."""
+    room = " " * max(0, width - display_width(text))
+    return room + text if right else text + room
 
 
 def print_report(report: Report, stream: TextIO) -> None:

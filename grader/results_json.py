@@ -1,26 +1,20 @@
-"""One results file that reads as both exercism's and Gradescope's format.
+"""Results files in the two formats graders are read by: exercism's and Gradescope's.
 
-exercism test-runner interface, version 3: top level ``version``, ``status`` (pass, fail,
-error), ``message``; ``tests[]`` with ``name``, ``status``, ``message``, ``output``,
-``test_code`` and ``task_id``. Gradescope results.json: top level ``score`` (and our
-``max_score``), ``output``; ``tests[]`` with ``score``, ``max_score``, ``name``, ``output``.
+* ``exercism``: the test-runner interface, version 3. Top level ``version``, ``status``
+  (``pass``, ``fail``, ``error``) and ``message`` (the load error, else null), then one test per
+  task with ``name``, ``status``, ``message`` (the grader's feedback, null when it passed),
+  ``test_code`` (the calls that show the failure, or the properties the task checks),
+  ``task_id``, and ``output`` only when learner code printed something (at most 500
+  characters, as the interface demands).
+* ``gradescope``: ``results.json`` of the autograder specification. Top level ``score``,
+  ``output`` (the whole report) and ``output_format``, then one test per task with ``score``,
+  ``max_score``, ``status`` (``passed`` or ``failed``), ``name``, ``number``, ``output`` and
+  ``extra_data`` (the task id, the grader's own status, the broken property).
 
-Where the two disagree, and how this file settles it:
-
-* ``tests[].status``: exercism requires pass/fail/error; Gradescope's optional field takes
-  passed/failed. exercism's values are kept, because exercism requires the field while
-  Gradescope can infer a test's outcome from ``score`` and ``max_score``.
-* ``tests[].output``: for exercism it is what the learner's code printed, at most 500
-  characters; Gradescope shows it as the test's feedback. It holds the feedback, cut to 500
-  characters; the full feedback is in ``tests[].message`` (exercism shows that) and in the
-  top-level ``output`` (Gradescope shows that). The grader silences learner prints, so there
-  is no learner output to report.
-* top-level ``status``, ``version`` and ``message`` mean nothing to Gradescope, and ``score``,
-  ``max_score`` and ``output`` nothing to exercism; each side ignores the other's keys.
-
-For tools (batch grading, notebooks), each test also carries Gradescope's free-form
-``extra_data``: the task's fixed id, the grader's own status (one of five, where exercism has
-three) and the broken property's sentence.
+Each file holds its format's keys and nothing else, so each validates against its own
+specification (see ``tests/grader/test_results_formats.py``). Both say how learner code ran:
+Gradescope in ``extra_data``, exercism (which has no place for it) in every test's message when
+there was no sandbox.
 """
 
 from __future__ import annotations
@@ -31,11 +25,14 @@ from typing import Any
 
 from grader import messages
 from grader.grading import TaskResult
+from grader.i18n import text
 from grader.report import Report, task_lines
+from grader.sandbox import backends
 
+FORMATS = ("exercism", "gradescope")
 EXERCISM_VERSION = 3
 OUTPUT_LIMIT = 500
-_TEST_STATUS = {
+_EXERCISM_STATUS = {
     messages.STATUS_PASSED: "pass",
     messages.STATUS_FAILED: "fail",
     messages.STATUS_NOT_IMPLEMENTED: "fail",
@@ -44,58 +41,142 @@ _TEST_STATUS = {
 }
 
 
-def results_document(report: Report) -> dict[str, Any]:
-    """The results as a JSON-ready dict (see the module docstring for the field choices)."""
+def results_document(report: Report, form: str = "exercism") -> dict[str, Any]:
+    """The results in format ``form`` as a JSON-ready dict."""
+    if form == "gradescope":
+        return gradescope_document(report)
+    return exercism_document(report)
+
+
+def exercism_document(report: Report) -> dict[str, Any]:
+    """The exercism test-runner interface, version 3."""
     if report.load_error is not None:
         return {
             "version": EXERCISM_VERSION,
             "status": "error",
             "message": report.load_error,
-            "score": 0,
-            "max_score": report.max_score,
-            "output": report.load_error,
             "tests": [],
         }
     return {
         "version": EXERCISM_VERSION,
         "status": "pass" if report.full_marks else "fail",
         "message": None,
-        "score": report.score,
-        "max_score": report.max_score,
-        "output": report.text(),
-        "tests": [_test(result) for result in report.results],
+        "tests": [_exercism_test(result, report) for result in report.results],
     }
 
 
-def _test(result: TaskResult) -> dict[str, Any]:
-    feedback = "\n".join(line for line, _ in task_lines(result)).strip("\n")
+def _exercism_test(result: TaskResult, report: Report) -> dict[str, Any]:
+    message = feedback(result) if result.failure is not None else None
+    note = isolation_note(report.isolation)
+    if note:
+        message = "\n".join(part for part in (message, note) if part)
     test: dict[str, Any] = {
-        "name": messages.REPORT_TASK.format(number=result.number, name=result.name),
+        "name": task_name(result),
+        "status": _EXERCISM_STATUS[result.status],
+        "message": message,
+        "test_code": test_code(result),
         "task_id": result.number,
-        "status": _TEST_STATUS[result.status],
-        "message": None if result.failure is None else feedback,
-        "output": _cut(feedback),
+    }
+    if result.output:
+        test["output"] = cut(result.output, messages.OUTPUT_TRUNCATED)
+    return test
+
+
+def gradescope_document(report: Report) -> dict[str, Any]:
+    """Gradescope's ``results.json``."""
+    output = report.text()
+    note = isolation_note(report.isolation)
+    if note:
+        output += "\n\n" + note
+    tests = [_gradescope_test(result) for result in report.results]
+    if report.load_error is not None:
+        tests = [_gradescope_unloaded(task, report.load_error) for task in _all_tasks(report)]
+    return {
+        "score": report.score,
+        "output": output,
+        "output_format": "text",
+        "tests": tests,
+        "extra_data": {"isolation": report.isolation},
+    }
+
+
+def _gradescope_test(result: TaskResult) -> dict[str, Any]:
+    return {
         "score": result.earned,
         "max_score": result.points,
+        "status": "passed" if result.status == messages.STATUS_PASSED else "failed",
+        "name": task_name(result),
+        "number": str(result.number),
+        "output": feedback(result),
+        "output_format": "text",
         "extra_data": {
             "task": result.task_id,
             "grader_status": result.status,
             "broken_property": None if result.failure is None else result.failure.sentence,
         },
     }
+
+
+def _all_tasks(report: Report) -> list[Any]:
+    from grader.tasks import TASKS
+
+    return [task for task in TASKS if report.max_score >= task.points]
+
+
+def _gradescope_unloaded(task: Any, load_error: str) -> dict[str, Any]:
+    return {
+        "score": 0,
+        "max_score": task.points,
+        "status": "failed",
+        "name": messages.REPORT_TASK.format(number=task.number, name=task.name),
+        "number": str(task.number),
+        "output": load_error,
+        "output_format": "text",
+        "extra_data": {
+            "task": task.task_id,
+            "grader_status": "load_error",
+            "broken_property": None,
+        },
+    }
+
+
+def isolation_note(isolation: str | None) -> str | None:
+    """What a results file says about a grading that ran without the bubblewrap sandbox."""
+    if isolation == backends.NONE:
+        return messages.NO_SANDBOX_NOTE
+    if isolation == backends.UID:
+        return messages.NO_SANDBOX_UID_NOTE
+    return None
+
+
+def task_name(result: TaskResult) -> str:
+    return messages.REPORT_TASK.format(number=result.number, name=result.name)
+
+
+def feedback(result: TaskResult) -> str:
+    """The task's lines of the report: heading, what broke, the hint."""
+    return "\n".join(line for line, _ in task_lines(result)).strip("\n")
+
+
+def test_code(result: TaskResult) -> str:
+    """The calls that show the failure; for a task with none, what the task checks."""
     if result.failure is not None and result.failure.lines:
-        test["test_code"] = "\n".join(result.failure.lines)
-    return test
+        return "\n".join(result.failure.lines)
+    from grader.tasks import TASKS_BY_ID
+
+    properties = TASKS_BY_ID[result.task_id].properties
+    sentences = dict.fromkeys(text(check) for prop in properties for check in prop.checks)
+    return "\n".join(f"# {sentence}" for sentence in sentences)
 
 
-def _cut(text: str) -> str:
+def cut(text: str, notice: str) -> str:
+    """``text`` cut to :data:`OUTPUT_LIMIT` characters, ending with ``notice`` when cut."""
     if len(text) <= OUTPUT_LIMIT:
         return text
-    room = OUTPUT_LIMIT - len(messages.OUTPUT_TRUNCATED) - 1
-    return text[:room] + "\n" + messages.OUTPUT_TRUNCATED
+    return text[: OUTPUT_LIMIT - len(notice) - 1] + "\n" + notice
 
 
-def write_results(report: Report, path: str | Path) -> None:
+def write_results(report: Report, path: str | Path, form: str = "exercism") -> None:
     """Write the results file (UTF-8, stable key order, so two runs give identical bytes)."""
-    text = json.dumps(results_document(report), indent=2, ensure_ascii=False)
+    text = json.dumps(results_document(report, form), indent=2, ensure_ascii=False)
     Path(path).write_text(text + "\n", encoding="utf-8")

@@ -1,48 +1,62 @@
-"""The pieces of a transcript: names for learner values, and calls written as Python."""
+"""The pieces of a transcript: names for learner values, and calls written as Python.
+
+A learner value never leaves the child: the trusted side knows it by the name it has in the
+transcript (``log3``, ``e2``), which is also the name the child keeps it under.
+"""
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass
 from typing import Any
 
 from grader import messages
+from grader.callserver.text import literal
 from grader.oracle import ModelEvent, ModelLog
-from grader.rendering import literal, sanitize
+from grader.views import EventView
 
 UNKNOWN_TYPE = "system"
 
 
 @dataclass(frozen=True)
 class LogVar:
-    """A learner log, the name it has in the transcript, and the oracle's twin of it."""
+    """A learner log: its name (in the transcript and in the child) and the oracle's twin."""
 
-    value: Any
     name: str
     model: ModelLog
 
 
 @dataclass(frozen=True)
 class EventVar:
-    """A learner event, its transcript name, and what the oracle says it should be."""
+    """A learner event: its name, what the oracle says it should be, and how it read when
+    ``append_event`` returned it (an :class:`EventView`, or the child's unreadable answer)."""
 
-    value: Any
     name: str
     model: ModelEvent
+    read: EventView | dict[str, Any]
 
 
 @dataclass(frozen=True)
 class Raised:
-    """Learner code raised instead of returning."""
+    """Learner code raised instead of returning: the exception as the child described it."""
 
-    error: Exception
+    kind: str
+    message: str
     where: str | None
+    value_error: bool
+
+    @classmethod
+    def from_answer(cls, raised: dict[str, Any]) -> Raised:
+        return cls(
+            str(raised.get("type")),
+            str(raised.get("message", "")),
+            raised.get("where"),
+            bool(raised.get("value_error")),
+        )
 
     def describe(self) -> str:
-        kind, text = type(self.error).__name__, sanitize(str(self.error))
         if self.where:
-            return messages.RAISED_AT.format(kind=kind, message=text, where=self.where)
-        return messages.RAISED.format(kind=kind, message=text)
+            return messages.RAISED_AT.format(kind=self.kind, message=self.message, where=self.where)
+        return messages.RAISED.format(kind=self.kind, message=self.message)
 
 
 def events_code(log_name: str, session: Any, after: int | None) -> str:
@@ -52,11 +66,3 @@ def events_code(log_name: str, session: Any, after: int | None) -> str:
 
 def append_code(log_name: str, session: Any, event_type: Any, payload_code: str) -> str:
     return f"append_event({log_name}, {literal(session)}, {literal(event_type)}, {payload_code})"
-
-
-def short_path(path: str) -> str:
-    try:
-        relative = os.path.relpath(path)
-    except ValueError:
-        return path
-    return path if relative.startswith("..") else relative

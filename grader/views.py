@@ -1,69 +1,22 @@
-"""Plain views of what learner code returns, so comparisons ignore harmless style choices.
+"""Plain views of what learner code returned, built from the child's observations.
 
-The contract fixes behaviour, not types: a payload may be a dict, a read-only mapping or JSON
-text parsed on access; a returned sequence may be a tuple or a list; an event may be a
-dataclass, a NamedTuple or a class of the learner's own. Views turn all of these into dicts,
-lists and scalars before comparing. Strings are never touched, and a mapping is only ever
-compared with a mapping.
+The child reads learner values into JSON (see :mod:`grader.callserver.looking`): mappings
+become dicts, sequences lists, events their four attributes. Here those observations become
+values the properties compare: :class:`EventView` for an event, plain data for the rest.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from grader import messages
-from grader.rendering import listing, literal
+from grader.callserver.codec import decode
+from grader.callserver.text import listing, literal
 
 
-class Unreadable(Exception):
-    """Learner data could not be read the way the contract promises (e.g. no ``event_id``)."""
-
-    def __init__(self, what: str, error: Exception | None = None) -> None:
-        super().__init__(what)
-        self.what = what
-        self.error = error
-
-
-_SCALARS = frozenset({str, int, float, bool, bytes, type(None)})
-
-
-def plain(value: Any) -> Any:
-    """Deep-convert mappings to dicts and lists/tuples to lists; leave every other value alone.
-
-    Tuples become lists because a deep-frozen payload (lists stored as tuples so nobody can
-    change them) is a sensible way to keep the log read-only, and JSON has no tuples anyway.
-    """
-    kind = type(value)
-    # Fast paths first: this runs on every value of every read of every example.
-    if kind in _SCALARS:
-        return value
-    if kind is dict:
-        return {key: plain(item) for key, item in value.items()}
-    if kind is list or kind is tuple:
-        return [plain(item) for item in value]
-    if isinstance(value, str | bytes):
-        return value
-    if isinstance(value, Mapping) or _is_mapping_like(value):
-        return {key: plain(value[key]) for key in list(value.keys())}
-    if isinstance(value, list | tuple):
-        return [plain(item) for item in value]
-    return value
-
-
-def _is_mapping_like(value: Any) -> bool:
-    return hasattr(value, "keys") and hasattr(value, "__getitem__") and not isinstance(value, type)
-
-
-def plain_sequence(value: Any) -> list[Any]:
-    """``list(value)``, or :class:`Unreadable` when the value cannot be iterated."""
-    if isinstance(value, str | bytes | Mapping):
-        raise Unreadable(messages.NEEDS_SEQUENCE)
-    try:
-        return list(value)
-    except Exception as error:
-        raise Unreadable(messages.NEEDS_SEQUENCE, error) from None
+class Malformed(Exception):
+    """The child answered something that is not the protocol (its code was tampered with)."""
 
 
 @dataclass(frozen=True)
@@ -85,23 +38,52 @@ class EventView:
         )
 
 
-def event_view(event: Any) -> EventView:
-    """Read ``event_id``, ``session_id``, ``type`` and ``payload`` by attribute."""
-    values = []
-    for name in ("event_id", "session_id", "type", "payload"):
-        try:
-            values.append(getattr(event, name))
-        except Exception as error:
-            raise Unreadable(messages.NEEDS_ATTRIBUTE.format(name=name), error) from None
+def event_view(observed: Any) -> EventView:
+    """The view of one event the child observed as ``[event_id, session_id, type, payload]``."""
+    fields = decode(observed)
+    if not isinstance(fields, list) or len(fields) != 4 or not isinstance(fields[3], dict):
+        raise Malformed()
+    return EventView(*fields)
+
+
+def value_of(answer: dict[str, Any], kind: str) -> Any:
+    """The value in an answer observed as ``kind`` (``event``, ``events``, ``list``).
+
+    Raises:
+        Malformed: the answer does not have the shape the call server gives.
+    """
     try:
-        payload = plain(values[3])
-    except Exception as error:
-        raise Unreadable(messages.NEEDS_MAPPING, error) from None
-    if not isinstance(payload, dict):
-        raise Unreadable(messages.NEEDS_MAPPING)
-    return EventView(values[0], values[1], values[2], payload)
+        if kind == "event":
+            return event_view(answer["value"])
+        value = answer["value"]
+        if kind in ("events", "list") and not isinstance(value, list):
+            raise Malformed()
+        if kind == "events":
+            return [event_view(item) for item in value]
+        return decode(value)
+    except (KeyError, TypeError, ValueError, AttributeError):
+        raise Malformed() from None
 
 
-def show_views(views: list[EventView]) -> str:
-    """``[Event(...), Event(...)]`` for a list of views."""
-    return listing([str(view) for view in views])
+def unreadable(answer: dict[str, Any]) -> str:
+    """The sentence for an answer saying a value could not be read as the contract promises."""
+    what = str(answer.get("unreadable"))
+    if what.startswith("attribute:"):
+        promise = messages.NEEDS_ATTRIBUTE.format(name=what.split(":", 1)[1])
+    elif what == "mapping":
+        promise = messages.NEEDS_MAPPING
+    else:
+        promise = messages.NEEDS_SEQUENCE
+    return messages.UNREADABLE.format(what=promise, value=answer.get("shown", ""))
+
+
+def show_views(views: list[EventView]) -> list[str]:
+    """Each view as ``Event(...)``, ready for :func:`grader.callserver.text.listing`."""
+    return [str(view) for view in views]
+
+
+def shown(value: Any) -> str:
+    """A plain value, or a list of them, as text (events by their fields)."""
+    if isinstance(value, list):
+        return listing([str(v) if isinstance(v, EventView) else literal(v) for v in value])
+    return str(value) if isinstance(value, EventView) else literal(value)

@@ -37,6 +37,9 @@ class TaskOutcome(Protocol):
     @property
     def hints(self) -> tuple[str, ...]: ...
 
+    @property
+    def hint(self) -> str | None: ...
+
 
 Outcome = TypeVar("Outcome", bound=TaskOutcome)
 
@@ -47,7 +50,8 @@ def first_unfinished(results: Sequence[Outcome], passed: str) -> Outcome | None:
 
 
 def render_progress(results: Sequence[TaskOutcome], passed: str) -> str:
-    """Return the learner loop's summary: tasks done, then the next task and its first hint."""
+    """Return the learner loop's summary: tasks done, then the next task and its hint (the
+    broken property's own, else the task's first)."""
     done = sum(result.status == passed for result in results)
     lines = [text("watch.progress", done=done, total=len(results))]
     unfinished = first_unfinished(results, passed)
@@ -55,8 +59,8 @@ def render_progress(results: Sequence[TaskOutcome], passed: str) -> str:
         lines.append(text("watch.all_done"))
         return "\n".join(lines)
     lines.append(text("watch.next_task", number=unfinished.number, name=unfinished.name))
-    if unfinished.hints:
-        lines.append(text("watch.first_hint", hint=unfinished.hints[0]))
+    if unfinished.hint:
+        lines.append(text("watch.first_hint", hint=unfinished.hint))
     return "\n".join(lines)
 
 

@@ -7,6 +7,7 @@ hypothesis could shrink to.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -16,8 +17,8 @@ from hypothesis import strategies as st
 from hypothesis.errors import Unsatisfiable
 
 from grader import messages
-from grader.failures import Failure, PropertyFailure
-from grader.loading import Target
+from grader.failures import Failure, PropertyFailure, StopProperty
+from grader.remote import Learner
 
 # Determinism is a promise to learners: the same code always gets the same score and the
 # same counterexample. So: a seed derived from the test (derandomize), no example database,
@@ -58,25 +59,52 @@ _ignore_local_constants()
 
 @dataclass(frozen=True)
 class Property:
-    """One hypothesis test: examples from ``strategy``, each checked by ``check``."""
+    """One hypothesis test: examples from ``strategy``, each checked by ``check``.
+
+    ``checks`` names the message ids of the contract's clauses it checks: a failure of this
+    property names one of them, and a passing task lists them as what was checked.
+    """
 
     name: str
     strategy: st.SearchStrategy[Any]
-    check: Callable[[Target, Any], None]
+    check: Callable[[Learner, Any], None]
     max_examples: int
+    checks: tuple[str, ...] = ()
 
 
-def run_property(prop: Property, target: Target) -> Failure | None:
+#: After the first example that hangs or kills the learner's process, shrinking tries smaller
+#: ones with this much time each (a fair call on a tiny example takes microseconds) ...
+SHRINK_SECONDS = 0.5
+#: ... and stops after this many more such examples, keeping the smallest found so far.
+COSTLY_BUDGET = 6
+_COSTLY = (messages.STATUS_TIMED_OUT, messages.STATUS_ERROR)
+
+
+@dataclass
+class _Budget:
+    """The time limit for the next example, and what costly failures are left."""
+
+    seconds: float | None = None
+    left: int = COSTLY_BUDGET
+
+
+def run_property(prop: Property, learner: Learner) -> Failure | None:
     """Run one property; return the shrunk failure, or None when it holds."""
+    budget = _Budget()
 
     @settings(BASE_SETTINGS, max_examples=prop.max_examples)
     @given(prop.strategy)
     def property_holds(example: Any) -> None:
-        prop.check(target, example)
+        learner.start_example(budget.seconds)
+        try:
+            prop.check(learner, example)
+        except PropertyFailure as found:
+            _spend(budget, found.failure, learner)
+            raise
 
     try:
         property_holds()
-    except PropertyFailure as found:
+    except (PropertyFailure, StopProperty) as found:
         return found.failure
     except Unsatisfiable:
         return Failure(messages.REFUSED_EVERY_APPEND)
@@ -85,14 +113,23 @@ def run_property(prop: Property, target: Target) -> Failure | None:
     return None
 
 
+def _spend(budget: _Budget, failure: Failure, learner: Learner) -> None:
+    """Account for a failure that cost a hung or dead child; stop when the budget is gone."""
+    if failure.status not in _COSTLY:
+        return
+    budget.seconds = min(SHRINK_SECONDS, learner.clock.example)
+    budget.left -= 1
+    if budget.left < 0:
+        raise StopProperty(failure)
+
+
 def _from_group(group: BaseExceptionGroup[Any]) -> Failure:
     matched, _ = group.split(PropertyFailure)
     if matched is None:
         raise group
     first = _first_leaf(matched)
     assert isinstance(first, PropertyFailure)
-    failure = first.failure
-    return Failure(failure.sentence, failure.lines, failure.outcome, failure.status, messages.FLAKY)
+    return dataclasses.replace(first.failure, note=messages.FLAKY)
 
 
 def _first_leaf(group: BaseExceptionGroup[Any]) -> BaseException:

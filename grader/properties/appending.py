@@ -1,21 +1,32 @@
-"""Task append_and_ids: the pair append_event returns, ids, payload copies, old logs."""
+"""Task append_and_ids: the pair append_event returns, ids, copies, old logs and branches.
+
+This task needs only ``create_event_log`` and ``append_event``. It observes logs through
+``get_events_for_session`` once that is written, and otherwise through what appending to a
+log answers (the next event's id), so a learner can pass it before writing the readers.
+"""
 
 from __future__ import annotations
 
 import copy
-from collections.abc import Callable
-from typing import Any
 
 from hypothesis import strategies as st
 
 from grader import messages
+from grader.callserver.text import literal
 from grader.harness import EventVar, LogVar, Trial
-from grader.loading import Target
-from grader.mutations import scribble
-from grader.programs import Append, Style, programs
+from grader.observing import (
+    Read,
+    Root,
+    compare_observations,
+    event_reads,
+    log_reads,
+    observe,
+    probe_changes,
+)
+from grader.programs import Append, Style, intents, materialise, programs
 from grader.properties import Property
-from grader.rendering import literal
-from grader.views import EventView
+from grader.remote import Learner
+from grader.views import EventView, show_views
 
 STYLE = Style(max_appends=6)
 # Changing things in place is checked after every single change, so short programs suffice.
@@ -27,29 +38,35 @@ def sessions_of(program: list[Append]) -> list[str]:
     return list(dict.fromkeys(append.session_id for append in program))
 
 
-def check_events_and_old_logs(target: Target, example: tuple[list[Append], int]) -> None:
+def watch(trial: Trial, log: LogVar, sessions: list[str]) -> list[Read]:
+    """What task 1 reads to see whether a log changed: every read it may use, and the next
+    append (its id and fields show a change even before any reader is written)."""
+    return log_reads(trial, log, sessions, replays=False, probe=True)
+
+
+def check_events_and_old_logs(learner: Learner, example: tuple[list[Append], int]) -> None:
     """Ids, event fields, and every earlier log still reading as it did.
 
     Bit ``i`` of the mask puts a refused append (an unknown event type) before append ``i``:
     a refused append must not use up an id either.
     """
     program, refusal_mask = example
-    trial = Trial(target)
+    trial = Trial(learner)
     sessions = sessions_of(program)
     log = trial.create()
-    seen = [(log, trial.observe(log, sessions))]
+    seen = [(log, observe(trial, log, sessions, probe=True))]
     for index, append in enumerate(program):
         previous, before = seen[-1]
         if refusal_mask >> index & 1:
             trial.refused_append(messages.EVENT_IDS, previous, "a")
         log, event = trial.append(previous, append)
         _check_event(trial, event, append)
-        trial.compare_observations(
-            messages.OLD_LOG_UNCHANGED, before, trial.observe(previous, sessions)
-        )
-        seen.append((log, trial.observe(log, sessions)))
+        after = observe(trial, previous, sessions, probe=True)
+        compare_observations(trial, messages.OLD_LOG_UNCHANGED, before, after)
+        seen.append((log, observe(trial, log, sessions, probe=True)))
     for old, before in seen:
-        trial.compare_observations(messages.OLD_LOG_UNCHANGED, before, trial.observe(old, sessions))
+        after = observe(trial, old, sessions, probe=True)
+        compare_observations(trial, messages.OLD_LOG_UNCHANGED, before, after)
 
 
 def _check_event(trial: Trial, event: EventVar, append: Append) -> None:
@@ -61,93 +78,131 @@ def _check_event(trial: Trial, event: EventVar, append: Append) -> None:
         )
     expected = EventView(expected_id, append.session_id, append.event_type, event.model.payload)
     if view != expected:
-        trial.fail_mismatch(messages.EVENT_FIELDS, event.name, view, expected)
+        trial.fail_mismatch(messages.EVENT_FIELDS, event.name, str(view), str(expected))
 
 
-def check_caller_dict(target: Target, program: list[Append]) -> None:
+def check_branches(
+    learner: Learner, example: tuple[list[Append], list[tuple[int, Append]]]
+) -> None:
+    """Appending to an older log starts a branch; no log is changed by it.
+
+    Each branch appends to one of the logs the program made (``log0`` included). The branch's
+    event gets the next id *of that log*, every log made before reads as it did, and the
+    branch reads exactly like the same appends made on a fresh log (judged with the learner's
+    own reader, so a reader bug is task 2's business, not this one's).
+    """
+    program, branches = example
+    trial = Trial(learner)
+    sessions = sessions_of(program + [append for _, append in branches])
+    logs = [trial.create()]
+    for append in program:
+        logs.append(trial.append(logs[-1], append)[0])
+    before = [observe(trial, log, sessions, probe=True) for log in logs]
+    for base, append in branches:
+        branch, event = trial.append(logs[base], append)
+        _check_event(trial, event, append)
+        for log, old in zip(logs, before, strict=True):
+            after = observe(trial, log, sessions, probe=True)
+            compare_observations(trial, messages.BRANCHES, old, after)
+        _check_like_fresh(trial, branch, [*program[:base], append], sessions)
+
+
+def _check_like_fresh(
+    trial: Trial, branch: LogVar, appends: list[Append], sessions: list[str]
+) -> None:
+    if "get_events_for_session" not in trial.learner.readers:
+        return
+    twin = trial.create()
+    for append in appends:
+        twin, _ = trial.append(twin, append)
+    for session in sessions:
+        code, got = trial.events(messages.BRANCHES, branch, session)
+        _, expected = trial.events(messages.BRANCHES, twin, session)
+        if got != expected:
+            trial.fail_mismatch(messages.BRANCHES, code, show_views(got), show_views(expected))
+
+
+@st.composite
+def branching_programs(draw: st.DrawFn) -> tuple[list[Append], list[tuple[int, Append]]]:
+    """A program, then one to three appends, each made to one of the logs the program made."""
+    items = draw(st.lists(intents(SHORT), min_size=1, max_size=SHORT.max_appends))
+    branches = []
+    for _ in range(draw(st.integers(1, 3))):
+        base = draw(st.integers(0, len(items)))
+        # Made after the base's own appends, so each branch is valid on the log it extends.
+        branch = materialise([*items[:base], draw(intents(SHORT))], SHORT)[-1]
+        branches.append((base, branch))
+    return materialise(items, SHORT), branches
+
+
+def check_caller_dict(learner: Learner, program: list[Append]) -> None:
     """Changing the dicts passed to append_event afterwards reaches nothing."""
-    trial = Trial(target)
+    trial = Trial(learner)
     log = trial.create()
-    given: list[tuple[str, dict[str, Any]]] = []
+    names: list[str] = []
     events: list[EventVar] = []
     for number, append in enumerate(program, start=1):
-        name, payload = f"p{number}", copy.deepcopy(append.payload)
-        trial.lines.append(f"{name} = {literal(payload)}")
-        log, event = trial.append(log, append, payload=payload, payload_name=name)
-        given.append((name, payload))
+        name = f"p{number}"
+        payload = trial.make(name, copy.deepcopy(append.payload))
+        log, event = trial.append(log, append, payload=payload, payload_code=name)
+        names.append(name)
         events.append(event)
-    watch = _Watch(trial, log, events, sessions_of(program), messages.CALLER_DICT_ISOLATED)
+    reads = event_reads(events) + watch(trial, log, sessions_of(program))
     trial.lines.append(messages.CHANGE_CALLER_DICT)
-    for name, payload in given:
-        for line in scribble(name, lambda payload=payload: payload, thorough=False):  # type: ignore[misc]
-            trial.lines.append(line)
-            watch.check()
+    for name in names:
+        probe_changes(trial, messages.CALLER_DICT_ISOLATED, (name, [], name), reads, False)
 
 
-def check_reader_changes(target: Target, program: list[Append]) -> None:
-    """Changing payloads that were read reaches nothing later reads return."""
-    trial = Trial(target)
+def check_payload_changes(learner: Learner, program: list[Append]) -> None:
+    """Changing payloads that were read (from append_event or from a read) reaches nothing."""
+    trial = Trial(learner)
+    log, events = _appended(trial, program)
+    reads = watch(trial, log, sessions_of(program))
+    trial.lines.append(messages.CHANGE_READ_PAYLOAD)
+    for event in events:
+        root: Root = (event.name, [["a", "payload"]], f"{event.name}.payload")
+        probe_changes(trial, messages.READER_CANNOT_CHANGE, root, reads, True)
+    for name, count in _kept_reads(trial, log, program):
+        for index in range(count):
+            read_root: Root = (name, [["i", index], ["a", "payload"]], f"{name}[{index}].payload")
+            probe_changes(trial, messages.READER_CANNOT_CHANGE, read_root, reads, True)
+
+
+def check_event_attributes(learner: Learner, program: list[Append]) -> None:
+    """Assigning to an event's attributes (where the class allows it) reaches nothing."""
+    trial = Trial(learner)
+    log, events = _appended(trial, program)
+    reads = watch(trial, log, sessions_of(program))
+    trial.lines.append(messages.CHANGE_EVENT)
+    for event in events:
+        root: Root = (event.name, [], event.name)
+        probe_changes(trial, messages.EVENTS_ARE_FACTS, root, reads, False, ["attributes"])
+    for name, _ in _kept_reads(trial, log, program):
+        probe_changes(
+            trial, messages.EVENTS_ARE_FACTS, (name, [], name), reads, False, ["attributes"]
+        )
+
+
+def _appended(trial: Trial, program: list[Append]) -> tuple[LogVar, list[EventVar]]:
     log = trial.create()
-    events: list[EventVar] = []
+    events = []
     for append in program:
         log, event = trial.append(log, append)
         events.append(event)
-    watch = _Watch(trial, log, [], sessions_of(program), messages.READER_CANNOT_CHANGE)
-    trial.lines.append(messages.CHANGE_READ_PAYLOAD)
-    for event in events:
-        for line in scribble(f"{event.name}.payload", _payload_reader(event.value), True):
-            trial.lines.append(line)
-            watch.check()
-    for session in sessions_of(program):
-        read = trial.attempt(
-            messages.READER_CANNOT_CHANGE, "get_events_for_session", "", log.value, session
-        )
-        try:
-            items = list(read)
-        except Exception:
-            continue
-        trial.lines.append(f"read = get_events_for_session({log.name}, {literal(session)})")
-        for index, item in enumerate(items):
-            for line in scribble(f"read[{index}].payload", _payload_reader(item), True):
-                trial.lines.append(line)
-                watch.check()
+    return log, events
 
 
-def _payload_reader(event: Any) -> Callable[[], Any]:
-    """Read ``event.payload`` afresh each time, as each transcript line does."""
-
-    def read() -> Any:
-        return event.payload
-
-    return read
-
-
-class _Watch:
-    """What the log (and, optionally, the events' payloads) read like before any change."""
-
-    def __init__(
-        self, trial: Trial, log: LogVar, events: list[EventVar], sessions: list[str], sentence: str
-    ) -> None:
-        self.trial, self.log, self.events = trial, log, events
-        self.sessions, self.sentence = sessions, sentence
-        self.before = trial.observe(log, sessions)
-        self.payloads = [self._payload(event) for event in events]
-
-    def _payload(self, event: EventVar) -> Any:
-        return self.trial.event(messages.EVENT_READABLE, event).payload
-
-    def check(self) -> None:
-        """Fail with the watch's sentence if anything reads differently now."""
-        for event, old in zip(self.events, self.payloads, strict=True):
-            new = self._payload(event)
-            if new != old:
-                outcome = [
-                    messages.READ_BEFORE.format(value=literal(old)),
-                    messages.READ_AFTER_CHANGE.format(value=literal(new)),
-                ]
-                self.trial.fail(self.sentence, f"{event.name}.payload", outcome)
-        after = self.trial.observe(self.log, self.sessions)
-        self.trial.compare_observations(self.sentence, self.before, after)
+def _kept_reads(trial: Trial, log: LogVar, program: list[Append]) -> list[tuple[str, int]]:
+    """Read each session once (when the reader is written), keeping the result in the child."""
+    if "get_events_for_session" not in trial.learner.readers:
+        return []
+    kept = []
+    for number, session in enumerate(sessions_of(program), start=1):
+        name = f"read{number}"
+        code, views = trial.events(messages.READER_CANNOT_CHANGE, log, session, keep=name)
+        trial.lines.append(f"{name} = {code}")
+        kept.append((name, len(views)))
+    return kept
 
 
 PROPERTIES = (
@@ -156,7 +211,34 @@ PROPERTIES = (
         st.tuples(programs(STYLE), st.integers(0, 2**STYLE.max_appends - 1)),
         check_events_and_old_logs,
         40,
+        checks=(
+            "property.append_returns_pair",
+            "property.event_readable",
+            "property.event_ids",
+            "property.event_fields",
+            "property.old_log_unchanged",
+        ),
     ),
-    Property("caller_dict", programs(SHORT, min_appends=1), check_caller_dict, 20),
-    Property("reader_changes", programs(SHORT, min_appends=1), check_reader_changes, 20),
+    Property("branches", branching_programs(), check_branches, 25, ("property.branches",)),
+    Property(
+        "caller_dict",
+        programs(SHORT, min_appends=1),
+        check_caller_dict,
+        20,
+        ("property.caller_dict_isolated",),
+    ),
+    Property(
+        "payload_changes",
+        programs(SHORT, min_appends=1),
+        check_payload_changes,
+        20,
+        ("property.reader_cannot_change",),
+    ),
+    Property(
+        "event_attributes",
+        programs(SHORT, min_appends=1),
+        check_event_attributes,
+        15,
+        ("property.events_are_facts",),
+    ),
 )

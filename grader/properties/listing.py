@@ -5,25 +5,26 @@ from __future__ import annotations
 from hypothesis import strategies as st
 
 from grader import messages
+from grader.callserver.text import literal
 from grader.harness import LogVar, Trial
-from grader.loading import Target
+from grader.observing import Root, log_reads, probe_changes
 from grader.programs import Append, Style, programs
 from grader.properties import Property
-from grader.rendering import literal_list
+from grader.remote import Learner
 
 # Ids that differ only in case or by a prefix are different sessions.
 STYLE = Style(sessions=("a", "b", "A", "ab"), max_appends=8, extras=False)
 REFUSED_SESSION = "z"
 
 
-def check_listing(target: Target, example: tuple[list[Append], int]) -> None:
+def check_listing(learner: Learner, example: tuple[list[Append], int]) -> None:
     """list_sessions on the empty log and after every append.
 
     Bit ``i`` of the mask puts a refused append in a new session before append ``i``: a
     session whose only append was refused has no events, so it is not listed.
     """
     program, refusal_mask = example
-    trial = Trial(target)
+    trial = Trial(learner)
     log = trial.create()
     _check(trial, log)
     for index, append in enumerate(program):
@@ -38,7 +39,21 @@ def _check(trial: Trial, log: LogVar) -> None:
     code, got = trial.sessions(messages.LIST_SESSIONS, log)
     expected = log.model.sessions()
     if got != expected:
-        trial.fail_mismatch(messages.LIST_SESSIONS, code, literal_list(got), literal_list(expected))
+        shown = [[literal(value) for value in values] for values in (got, expected)]
+        trial.fail_mismatch(messages.LIST_SESSIONS, code, *shown)
+
+
+def check_result_is_a_copy(learner: Learner, program: list[Append]) -> None:
+    """Changing the sequence list_sessions returned reaches nothing the next call returns."""
+    trial = Trial(learner)
+    log = trial.create()
+    for append in program:
+        log, _ = trial.append(log, append)
+    code, _ = trial.sessions(messages.SESSIONS_RESULT_IS_A_COPY, log, keep="sessions")
+    trial.lines.append(f"sessions = {code}")
+    reads = log_reads(trial, log, [])
+    root: Root = ("sessions", [], "sessions")
+    probe_changes(trial, messages.SESSIONS_RESULT_IS_A_COPY, root, reads, True, ["shallow"])
 
 
 PROPERTIES = (
@@ -47,5 +62,13 @@ PROPERTIES = (
         st.tuples(programs(STYLE), st.integers(0, 2**STYLE.max_appends - 1)),
         check_listing,
         40,
+        ("property.list_sessions",),
+    ),
+    Property(
+        "result_is_a_copy",
+        programs(STYLE, min_appends=1),
+        check_result_is_a_copy,
+        15,
+        ("property.sessions_result_is_a_copy",),
     ),
 )

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from grader import messages
 from grader.harness import Trial
-from grader.loading import Target
+from grader.observing import Root, log_reads, probe_changes
 from grader.programs import Append, Style, programs
 from grader.properties import Property
+from grader.remote import Learner
 from grader.views import EventView, show_views
 
 # "ab" and "A" next to "a": ids that start with another one, or differ only in case, are
@@ -15,9 +16,9 @@ STYLE = Style(sessions=("a", "b", "ab", "A"), max_appends=8)
 UNKNOWN_SESSION = "z"
 
 
-def check_reads(target: Target, program: list[Append]) -> None:
+def check_reads(learner: Learner, program: list[Append]) -> None:
     """Compare every read with the events append_event itself returned."""
-    trial = Trial(target)
+    trial = Trial(learner)
     log = trial.create()
     appended: list[tuple[Append, EventView]] = []
     for append in program:
@@ -65,4 +66,36 @@ def _compare(
         trial.fail_mismatch(sentence, code, show_views(got), show_views(expected))
 
 
-PROPERTIES = (Property("reads", programs(STYLE), check_reads, 50),)
+def check_results_are_copies(learner: Learner, program: list[Append]) -> None:
+    """Changing the sequence get_events_for_session returned (clear, append, ...) reaches
+    nothing: not the log, not what the next read returns."""
+    trial = Trial(learner)
+    log = trial.create()
+    for append in program:
+        log, _ = trial.append(log, append)
+    sessions = list(dict.fromkeys(append.session_id for append in program))
+    reads = log_reads(trial, log, sessions)
+    for number, session in enumerate(sessions, start=1):
+        name = f"read{number}"
+        code, _ = trial.events(messages.READ_RESULT_IS_A_COPY, log, session, keep=name)
+        trial.lines.append(f"{name} = {code}")
+        root: Root = (name, [], name)
+        probe_changes(trial, messages.READ_RESULT_IS_A_COPY, root, reads, True, ["shallow"])
+
+
+PROPERTIES = (
+    Property(
+        "reads",
+        programs(STYLE),
+        check_reads,
+        50,
+        ("property.read_session", "property.read_after"),
+    ),
+    Property(
+        "results_are_copies",
+        programs(Style(max_appends=4), min_appends=1),
+        check_results_are_copies,
+        15,
+        ("property.read_result_is_a_copy",),
+    ),
+)

@@ -7,9 +7,11 @@ from typing import Any
 from hypothesis import strategies as st
 
 from grader import messages
+from grader.callserver.codec import Ref
+from grader.callserver.text import literal
 from grader.failures import PropertyFailure
 from grader.harness import LogVar, Raised, Trial
-from grader.loading import Target
+from grader.observing import compare_observations, observe
 from grader.programs import Append, Style, programs, tagged
 from grader.properties import Property
 from grader.properties.bad_input import (
@@ -20,30 +22,32 @@ from grader.properties.bad_input import (
     bad_append_table,
     refusal_cases,
 )
-from grader.rendering import literal
+from grader.remote import Learner
 
-ODD_STYLE = Style(sessions=("a", "b", " ", "é"), max_appends=8)
+ODD_STYLE = Style(
+    sessions=("a", "b", " ", "é"), max_appends=8, wrappers=("dict", "proxy", "mapping")
+)
 
 
-def check_refusal(target: Target, case: RefusalCase) -> None:
+def check_refusal(learner: Learner, case: RefusalCase) -> None:
     """Each bad append raises ValueError and changes no read; together they cost no id."""
-    trial = Trial(target)
+    trial = Trial(learner)
     log = trial.create()
     for append in case.prefix:
         log, _ = trial.append(log, append)
     refused: list[str] = []
     # "" too: the one bad session id that is a str, so a refused append could hide there.
     sessions = [*STYLE.sessions, ""]
-    before = trial.observe(log, sessions, replays=False)
+    before = observe(trial, log, sessions, replays=False)
     for bad in case.bad_appends:
         _expect_refusal(trial, log, bad)
-        after = trial.observe(log, sessions, replays=False)
-        trial.compare_observations(messages.REFUSED_APPENDS_NOTHING, before, after)
+        after = observe(trial, log, sessions, replays=False)
+        compare_observations(trial, messages.REFUSED_APPENDS_NOTHING, before, after)
         # Refused and without trace: this call no longer matters to the counterexample.
         refused.append(trial.lines.pop())
     # ... except for the next id, which all of them together must leave alone.
     trial.lines.extend(refused)
-    baseline = _baseline_id(target, case)
+    baseline = _baseline_id(learner, case)
     _, event = trial.append(log, case.next_append)
     got = trial.event(messages.REFUSED_APPENDS_NOTHING, event).event_id
     if baseline is not None and got != baseline:
@@ -54,9 +58,9 @@ def check_refusal(target: Target, case: RefusalCase) -> None:
         trial.fail(messages.REFUSED_APPENDS_NOTHING, f"{event.name}.event_id", outcome)
 
 
-def check_refusal_table(target: Target, _: object) -> None:
+def check_refusal_table(learner: Learner, _: object) -> None:
     """Every history-free bad append is refused; tool_result rows once a call is open."""
-    trial = Trial(target)
+    trial = Trial(learner)
     log = trial.create()
     rows = bad_append_table()
     _refuse_all(trial, log, [row for row in rows if row.event_type != "tool_result"])
@@ -66,11 +70,11 @@ def check_refusal_table(target: Target, _: object) -> None:
 
 def _refuse_all(trial: Trial, log: LogVar, rows: list[BadAppend]) -> None:
     sessions = [*STYLE.sessions, ""]
-    before = trial.observe(log, sessions, replays=False)
+    before = observe(trial, log, sessions, replays=False)
     for bad in rows:
         _expect_refusal(trial, log, bad)
-        after = trial.observe(log, sessions, replays=False)
-        trial.compare_observations(messages.REFUSED_APPENDS_NOTHING, before, after)
+        after = observe(trial, log, sessions, replays=False)
+        compare_observations(trial, messages.REFUSED_APPENDS_NOTHING, before, after)
         trial.lines.pop()  # refused without trace: no longer part of the story
 
 
@@ -80,21 +84,20 @@ def _expect_refusal(trial: Trial, log: LogVar, case: BadAppend) -> None:
         f"append_event({log.name}, {literal(case.session_id)}, {literal(case.event_type)}, "
         f"{literal(case.payload)})"
     )
-    result = trial.attempt(
-        sentence, "append_event", code, log.value, case.session_id, case.event_type, case.payload
-    )
+    args = (Ref(log.name), case.session_id, case.event_type, case.payload)
+    result = trial.attempt(sentence, "append_event", code, args)
     if not isinstance(result, Raised):
         trial.fail(
             sentence, code, [messages.RETURNED_INSTEAD_OF_RAISING, messages.EXPECTED_VALUE_ERROR]
         )
-    if not isinstance(result.error, ValueError):
+    if not result.value_error:
         trial.fail(sentence, code, [result.describe(), messages.EXPECTED_VALUE_ERROR])
-    trial.lines.append(f"{code}  # raises {type(result.error).__name__}")
+    trial.lines.append(f"{code}  # raises {result.kind}")
 
 
-def _baseline_id(target: Target, case: RefusalCase) -> Any:
+def _baseline_id(learner: Learner, case: RefusalCase) -> Any:
     """The id the follow-up append gets in a twin log where the bad call never happened."""
-    twin = Trial(target)
+    twin = Trial(learner, prefix="twin_")
     try:
         log = twin.create()
         for append in case.prefix:
@@ -105,9 +108,9 @@ def _baseline_id(target: Target, case: RefusalCase) -> Any:
         return None
 
 
-def check_acceptance(target: Target, program: list[Append]) -> None:
+def check_acceptance(learner: Learner, program: list[Append]) -> None:
     """Every valid append, however unusual, is accepted."""
-    trial = Trial(target, on_refusal="fail")
+    trial = Trial(learner, on_refusal="fail")
     log = trial.create()
     for append in program:
         log, _ = trial.append(log, append)
@@ -126,6 +129,8 @@ ODD_PROGRAMS = (
     [("é", "user_message", {"content": "hi"})],
     [("a", "user_message", {"content": 'é中🙂\n"quoted"'})],
     [("a", "user_message", {"content": "hi", "meta": {"k": [1, 2]}, "lang": "en"})],
+    [("a", "user_message", {"content": "hi", "meta": {"k": [1]}}, "proxy")],
+    [("a", "tool_call", _call("call_1"), "mapping")],
     [("a", "tool_call", _call("call_1", ""))],
     [("a", "tool_call", _call("call_1", "not json"))],
     [("a", "tool_call", _call("call_1")), ("b", "tool_call", _call("call_1"))],
@@ -143,15 +148,24 @@ ODD_PROGRAMS = (
 )
 
 
-def check_acceptance_table(target: Target, _: object) -> None:
+def check_acceptance_table(learner: Learner, _: object) -> None:
     """Each of the small unusual programs is accepted from start to end."""
     for program in ODD_PROGRAMS:
-        check_acceptance(target, tagged(program))
+        check_acceptance(learner, tagged(program))
 
+
+REFUSALS = tuple(f"property.refuse.{reason}" for reason in messages.REFUSE_REASONS)
+ACCEPTANCES = tuple(f"property.accept.{feature}" for feature in messages.ACCEPT_FEATURES)
 
 PROPERTIES = (
-    Property("acceptance_table", st.just(None), check_acceptance_table, 1),
-    Property("acceptance", programs(ODD_STYLE, min_appends=1), check_acceptance, 40),
-    Property("refusal_table", st.just(None), check_refusal_table, 1),
-    Property("refusal", refusal_cases(), check_refusal, 50),
+    Property("acceptance_table", st.just(None), check_acceptance_table, 1, ACCEPTANCES),
+    Property("acceptance", programs(ODD_STYLE, min_appends=1), check_acceptance, 40, ACCEPTANCES),
+    Property("refusal_table", st.just(None), check_refusal_table, 1, REFUSALS),
+    Property(
+        "refusal",
+        refusal_cases(),
+        check_refusal,
+        50,
+        (*REFUSALS, "property.refused_appends_nothing"),
+    ),
 )

@@ -7,13 +7,13 @@ from typing import Any
 from hypothesis import strategies as st
 
 from grader import messages
+from grader.callserver.text import literal
 from grader.harness import LogVar, Trial
-from grader.loading import Target
-from grader.mutations import scribble
+from grader.observing import Read, probe_changes
 from grader.oracle import ModelLog, message_for, replay_events
 from grader.programs import Append, Style, programs
 from grader.properties import Property
-from grader.rendering import literal_list
+from grader.remote import Learner
 
 # Tool calls drawn three times as often as in plain programs, so runs are common.
 KINDS = ("user_message", "assistant_message", "tool_call", "tool_result", "tool_call", "tool_call")
@@ -21,14 +21,14 @@ STYLE = Style(kinds=KINDS, max_appends=8)
 UNKNOWN_SESSION = "z"
 
 
-def check_messages(target: Target, example: tuple[list[Append], int]) -> None:
+def check_messages(learner: Learner, example: tuple[list[Append], int]) -> None:
     """Every session (and an unknown one) replays to the oracle's messages.
 
     Bit ``i`` of the mask puts a refused append before append ``i``, in the session nobody
     uses: replaying that session must still give nothing.
     """
     program, refusal_mask = example
-    trial = Trial(target)
+    trial = Trial(learner)
     log = trial.create()
     _check_session(trial, log, "a")
     for index, append in enumerate(program):
@@ -40,12 +40,12 @@ def check_messages(target: Target, example: tuple[list[Append], int]) -> None:
 
 
 def _check_session(trial: Trial, log: LogVar, session: str) -> None:
-    code, result = trial.replay(messages.REPLAY_MAPPING, log, session)
-    got = trial.as_list(messages.REPLAY_MAPPING, code, result)
+    code, got = trial.replay(messages.REPLAY_MAPPING, log, session)
     expected = log.model.replay(session)
     if got != expected:
         sentence = diagnose(log.model, session, got)
-        trial.fail_mismatch(sentence, code, literal_list(got), literal_list(expected))
+        shown = [[literal(message) for message in values] for values in (got, expected)]
+        trial.fail_mismatch(sentence, code, *shown)
 
 
 def diagnose(model: ModelLog, session: str, got: list[Any]) -> str:
@@ -75,27 +75,29 @@ def _is_run(message: Any) -> bool:
     return isinstance(calls, list) and len(calls) > 1
 
 
-def check_fresh(target: Target, program: list[Append]) -> None:
+def check_fresh(learner: Learner, program: list[Append]) -> None:
     """Changing a replay's result in place never shows up in the next replay."""
-    trial = Trial(target)
+    trial = Trial(learner)
     log = trial.create()
     for append in program:
         log, _ = trial.append(log, append)
-    for session in dict.fromkeys(append.session_id for append in program):
-        code, result = trial.replay(messages.REPLAY_FRESH, log, session)
-        before = trial.as_list(messages.REPLAY_FRESH, code, result)
-        trial.lines.append(f"messages = {code}")
+    for number, session in enumerate(dict.fromkeys(append.session_id for append in program)):
+        name = f"messages{number + 1}"
+        code, _ = trial.replay(messages.REPLAY_FRESH, log, session, keep=name)
+        trial.lines.append(f"{name} = {code}")
         trial.lines.append(messages.CHANGE_REPLAY)
-        for line in scribble("messages", lambda result=result: result, thorough=True):  # type: ignore[misc]
-            trial.lines.append(line)
-            _check_unchanged(trial, log, session, before)
+        again = Read(code, _replay_request(log, session, code), "list")
+        probe_changes(trial, messages.REPLAY_FRESH, (name, [], name), [again], True)
 
 
-def _check_unchanged(trial: Trial, log: LogVar, session: str, before: list[Any]) -> None:
-    code, again = trial.replay(messages.REPLAY_FRESH, log, session)
-    after = trial.as_list(messages.REPLAY_FRESH, code, again)
-    if after != before:
-        trial.fail_mismatch(messages.REPLAY_FRESH, code, literal_list(after), literal_list(before))
+def _replay_request(log: LogVar, session: str, code: str) -> dict[str, Any]:
+    return {
+        "op": "call",
+        "fn": "replay_session",
+        "args": [{"$ref": log.name}, session],
+        "view": "list",
+        "code": code,
+    }
 
 
 PROPERTIES = (
@@ -104,6 +106,7 @@ PROPERTIES = (
         st.tuples(programs(STYLE), st.integers(0, 2**STYLE.max_appends - 1)),
         check_messages,
         60,
+        ("property.replay_mapping", "property.replay_merge", "property.replay_isolated"),
     ),
-    Property("fresh", programs(STYLE, min_appends=1), check_fresh, 20),
+    Property("fresh", programs(STYLE, min_appends=1), check_fresh, 20, ("property.replay_fresh",)),
 )

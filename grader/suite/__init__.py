@@ -1,5 +1,5 @@
 """The graded suite as pytest tests: ``pytest grader/suite --target T``.
 
-One test per task, running the same properties as ``python -m grader`` but in the pytest
-process (no time limit or crash isolation here: use ``python -m grader`` for those).
+One test per task, graded exactly as ``python -m grader`` grades it: learner code runs in a
+separate, sandboxed interpreter, never in the pytest process.
 """

@@ -1,8 +1,8 @@
-"""Turning values into text a learner can paste back into Python.
+"""Values written as text a learner can paste back into Python; shared by both processes.
 
-Two jobs: write the grader's own inputs as Python literals (so a counterexample is a runnable
-program), and show what learner code returned without leaking anything that changes between
-runs (memory addresses) or floods the screen (huge reprs).
+Two jobs: write the grader's own inputs as Python literals (so a counterexample is a program
+that runs), and show what learner code returned without anything that changes between runs
+(memory addresses) or floods the screen (huge reprs).
 """
 
 from __future__ import annotations
@@ -12,11 +12,16 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from grader import messages
-
 _ADDRESS = re.compile(r"\s+at\s+0x[0-9a-fA-F]+|0x[0-9a-fA-F]{6,}")
 _MAX_SHOWN = 400
-_EVENT_FIELDS = ("event_id", "session_id", "type", "payload")
+EVENT_FIELDS = ("event_id", "session_id", "type", "payload")
+
+#: What :func:`show` writes when reading a value fails; the trusted side sends the sentences
+#: in the learner's language when it starts the child (see :mod:`.server`).
+FALLBACKS = {
+    "reading_raised": "<reading it raised {kind}>",
+    "repr_raised": "<{kind} whose repr raised {error}>",
+}
 
 
 def literal(value: Any) -> str:
@@ -24,7 +29,7 @@ def literal(value: Any) -> str:
     if isinstance(value, str):
         # JSON string escapes are valid Python escapes; double quotes read like the contract.
         return json.dumps(value, ensure_ascii=False)
-    if isinstance(value, dict):
+    if type(value) is dict:
         items = ", ".join(f"{literal(k)}: {literal(v)}" for k, v in value.items())
         return "{" + items + "}"
     if isinstance(value, list):
@@ -32,6 +37,12 @@ def literal(value: Any) -> str:
     if isinstance(value, tuple):
         inner = ", ".join(literal(v) for v in value)
         return "(" + inner + ("," if len(value) == 1 else "") + ")"
+    if isinstance(value, Mapping):
+        # MappingProxyType({...}) and ReadOnlyMapping({...}) read back as written.
+        name = (
+            "MappingProxyType" if type(value).__name__ == "mappingproxy" else type(value).__name__
+        )
+        return f"{name}({literal(dict(value))})"
     return sanitize(repr(value))
 
 
@@ -40,12 +51,12 @@ def listing(items: list[str], width: int = 80) -> str:
     one_line = "[" + ", ".join(items) + "]"
     if len(one_line) <= width or len(items) < 2:
         return one_line
+    return multiline(items)
+
+
+def multiline(items: list[str]) -> str:
+    """A list written one item per line, whatever its length."""
     return "[\n" + "".join(f"    {item},\n" for item in items) + "]"
-
-
-def literal_list(values: list[Any]) -> str:
-    """:func:`literal` for a list, laid out by :func:`listing`."""
-    return listing([literal(value) for value in values])
 
 
 def sanitize(text: str) -> str:
@@ -65,7 +76,7 @@ def _show(value: Any, depth: int) -> str:
     if depth > 6:
         return "..."
     if _looks_like_event(value):
-        return show_event(value)
+        return _show_event(value)
     if isinstance(value, Mapping):
         items = ", ".join(f"{_show(k, depth + 1)}: {_show(v, depth + 1)}" for k, v in value.items())
         return "{" + items + "}"
@@ -81,19 +92,18 @@ def _show(value: Any, depth: int) -> str:
 
 def _looks_like_event(value: Any) -> bool:
     try:
-        return all(hasattr(value, name) for name in _EVENT_FIELDS)
+        return all(hasattr(value, name) for name in EVENT_FIELDS)
     except Exception:
         return False
 
 
-def show_event(value: Any) -> str:
-    """``Event(event_id=1, session_id="a", ...)`` built from attributes, whatever the class."""
+def _show_event(value: Any) -> str:
     parts = []
-    for name in _EVENT_FIELDS:
+    for name in EVENT_FIELDS:
         try:
             shown = _show(getattr(value, name), depth=1)
         except Exception as error:
-            shown = messages.READING_RAISED.format(kind=type(error).__name__)
+            shown = FALLBACKS["reading_raised"].format(kind=type(error).__name__)
         parts.append(f"{name}={shown}")
     return "Event(" + ", ".join(parts) + ")"
 
@@ -102,9 +112,5 @@ def _safe_repr(value: Any) -> str:
     try:
         return repr(value)
     except Exception as error:
-        return messages.REPR_RAISED.format(kind=type(value).__name__, error=type(error).__name__)
-
-
-def show_view(view: Any) -> str:
-    """Show data the grader already turned into plain values (see :mod:`grader.views`)."""
-    return sanitize(literal(view))
+        kind, failed = type(value).__name__, type(error).__name__
+        return FALLBACKS["repr_raised"].format(kind=kind, error=failed)
