@@ -20,8 +20,14 @@ def replay_session(log: Any, session_id: str) -> Sequence[dict[str, Any]]:
       order: the API wants parallel calls in one message, directly followed by their results.
     - tool_result       -> ``{"role": "tool", "tool_call_id": call_id, "content": c}``
 
-    A session with no events replays to an empty sequence. Build fresh objects on every call:
-    a caller who edits the returned messages must not change what the next replay returns.
+    Promises:
+        - Each event becomes exactly the message shown above, oldest first.
+        - Consecutive tool_call events of the session become one assistant message whose
+          tool_calls keep their order; any other event of the session ends the run.
+        - Only this session's events count: a session without events replays to an empty
+          sequence.
+        - Every call builds fresh objects: a caller who edits the returned messages does not
+          change what the next replay returns.
 
     Why: the log stores what happened; replay derives the state a model needs. After a crash,
     recovering a conversation is nothing more than replaying it.

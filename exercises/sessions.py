@@ -9,10 +9,16 @@ from typing import Any
 def get_events_for_session(log: Any, session_id: str, after_event_id: int = 0) -> Sequence[Any]:
     """Return the session's events whose ``event_id`` is greater than ``after_event_id``.
 
-    Oldest first, and only this session's: other sessions' events never leak in, which is how
-    two conversations open at once stay apart. ``after_event_id`` is the resume read: a client
-    whose connection dropped after event 4 asks for everything after 4 and misses nothing.
-    A tuple or a list is fine.
+    ``after_event_id`` is the resume read: a client whose connection dropped after event 4
+    asks for everything after 4 and misses nothing.
+
+    Promises:
+        - Only this session's events, oldest first: other sessions' events never leak in
+          (session ids are compared exactly: "a" is not "A" and not "ab").
+        - Exactly the events whose event_id is greater than after_event_id, whatever
+          after_event_id is (0, negative, an id of another session, larger than any id).
+        - The sequence returned is the caller's own (a tuple is simplest): changing it
+          changes nothing in the log.
 
     Example:
         >>> log = create_event_log()
@@ -28,7 +34,13 @@ def get_events_for_session(log: Any, session_id: str, after_event_id: int = 0) -
 
 
 def list_sessions(log: Any) -> Sequence[str]:
-    """Return the ids of the sessions that have events, each once, in order of their first event.
+    """Return the ids of the sessions that have events.
+
+    Promises:
+        - Every session that has events, each once, in the order of its first event (none
+          for an empty log; a session whose only append was refused has no events).
+        - The sequence returned is the caller's own: changing it changes nothing the next
+          call returns.
 
     Example:
         >>> log = create_event_log()
