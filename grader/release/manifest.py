@@ -1,13 +1,14 @@
 """What a learner's copy holds: the one list to read, and to edit, to change it.
 
 A learner gets the exercises, the whole grader, the shared rule module, the SQLite demo, the
-built notebooks and the licence, each file exactly as committed. Three files are written for
+built notebooks and the licence, each file exactly as committed. Four files are written for
 learners instead of the kit's own, because the kit's talk about what learners do not get:
 ``README.md`` (the instructors' README points to ``solutions/``, ``tests/``, ``.ci/run`` and the
-benchmarks), ``notebooks/README.md`` (it explains ``src/`` and ``build.py``) and
-``pyproject.toml`` (it installs, type-checks and configures those). Their learner versions live
-in ``docs/learner/``. Anything not named here (``solutions/``, ``tests/``, ``benchmarks/``,
-``docs/``, ``.ci/``, the notebooks' sources and tools) never reaches a learner.
+benchmarks), ``notebooks/README.md`` (it explains ``src/`` and ``build.py``),
+``pyproject.toml`` (it installs, type-checks and configures those) and ``.gitignore`` (it
+names the benchmarks' output). Their learner versions live in ``docs/learner/``. Anything
+not named here (``solutions/``, ``tests/``, ``benchmarks/``, ``docs/``, ``.ci/``, the
+notebooks' sources and tools) never reaches a learner.
 """
 
 from __future__ import annotations
@@ -19,7 +20,6 @@ from fnmatch import fnmatchcase
 # matching files directly in that folder; anything else is one file.
 COPIED: tuple[str, ...] = (
     "LICENSE",
-    ".gitignore",
     "eventlog/",
     "exercises/",
     "grader/",
@@ -29,6 +29,7 @@ COPIED: tuple[str, ...] = (
 
 # Path in the copy -> the committed file written there in place of the kit's own.
 WRITTEN_FOR_LEARNERS: dict[str, str] = {
+    ".gitignore": "docs/learner/gitignore",
     "README.md": "docs/learner/README.md",
     "notebooks/README.md": "docs/learner/notebooks-README.md",
     "pyproject.toml": "docs/learner/pyproject.toml",

@@ -26,7 +26,7 @@ from tests.docs.readme_commands import missing_parts, python_commands
 ABSENT = re.compile(r"solutions|tests/|\.ci\b|bench|docs/|notebooks/src|build\.py|render_diagrams")
 # A path in backticks: it has a slash, or a file name with one of the kit's extensions.
 PATH_IN_BACKTICKS = re.compile(r"`(\.{0,2}/?[\w.-]+/[\w./-]*|[\w-]+\.(?:py|md|ipynb|toml|sql))`")
-LEARNER_DOCUMENTS = ("README.md", "notebooks/README.md", "pyproject.toml")
+LEARNER_DOCUMENTS = ("README.md", "notebooks/README.md", "pyproject.toml", ".gitignore")
 
 
 @pytest.fixture(scope="module")

@@ -18,7 +18,7 @@ KIT_FILES = {
     "README.md": "# kit, for instructors\n",
     "pyproject.toml": "[project]\nname = 'kit'\n",
     "LICENSE": "MIT\n",
-    ".gitignore": "*.db\n",
+    ".gitignore": "*.db\nbench-results/\n",
     "eventlog/__init__.py": "",
     "exercises/__init__.py": "",
     "exercises/event_log.py": "def stub(): raise NotImplementedError\n",
@@ -40,6 +40,7 @@ KIT_FILES = {
     "docs/learner/README.md": "# kit, for learners\n",
     "docs/learner/notebooks-README.md": "# notebooks, for learners\n",
     "docs/learner/pyproject.toml": "[project]\nname = 'learner'\n",
+    "docs/learner/gitignore": "*.db\n.venv/\n",
 }
 LEARNER_COPY = [
     ".gitignore",
@@ -99,6 +100,7 @@ def test_learners_get_their_own_readmes_and_pyproject(kit: Path, tmp_path: Path)
         ("README.md", "docs/learner/README.md"),
         ("notebooks/README.md", "docs/learner/notebooks-README.md"),
         ("pyproject.toml", "docs/learner/pyproject.toml"),
+        (".gitignore", "docs/learner/gitignore"),
     ]:
         assert (tmp_path / "out" / copy_path).read_text() == KIT_FILES[source]
 
