@@ -63,11 +63,16 @@ def check_stubs_are_committed(kit_root: Path) -> None:
 
 def regular_files(entries: list[CommittedFile], wanted: set[str]) -> dict[str, CommittedFile]:
     """The wanted entries by path; a link or submodule among them is refused, since a copy
-    holds files only (a link could point to anything on the instructor's disk)."""
+    holds files only (a link could point to anything on the instructor's disk), and so is a
+    path with a ``..`` part, which git stores if a tree is built by hand and which could
+    write outside the copy's folder."""
     chosen = {entry.path: entry for entry in entries if entry.path in wanted}
     odd = [path for path, entry in chosen.items() if entry.mode not in REGULAR_MODES]
     if odd:
         raise ReleaseRefused(f"the commit stores these as links or submodules: {', '.join(odd)}")
+    escaping = [path for path in chosen if {"", ".", ".."} & set(path.split("/"))]
+    if escaping:
+        raise ReleaseRefused(f"the commit holds paths that leave their folder: {escaping}")
     return chosen
 
 

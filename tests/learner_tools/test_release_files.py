@@ -199,6 +199,29 @@ def test_a_link_in_the_commit_is_refused_rather_than_followed(kit: Path, tmp_pat
         write_copy(tmp_path / "out", kit)
 
 
+def test_a_hand_built_path_that_climbs_out_of_its_folder_is_refused(
+    kit: Path, tmp_path: Path
+) -> None:
+    # git stores a tree entry named ".." when the tree is built with mktree; a commit like
+    # this must not write above the copy's folder.
+    def run(*arguments: str, stdin: str = "") -> str:
+        done = subprocess.run(
+            ["git", *arguments], cwd=kit, input=stdin, capture_output=True, text=True, check=True
+        )
+        return done.stdout.strip()
+
+    blob = run("hash-object", "-w", "--stdin", stdin="owned\n")
+    inner = run("mktree", stdin=f"100644 blob {blob}\tescaped.py\n")
+    climbing = run("mktree", stdin=f"040000 tree {inner}\t..\n")
+    top = [line for line in run("ls-tree", "HEAD").splitlines() if not line.endswith("\tgrader")]
+    root = run("mktree", stdin="\n".join([*top, f"040000 tree {climbing}\tgrader"]) + "\n")
+    commit = run("commit-tree", root, "-p", "HEAD", "-m", "climb", stdin="")
+    run("reset", "-q", "--soft", commit)
+    with pytest.raises(ReleaseRefused, match=r"leave their folder: \['grader/\.\./escaped\.py'\]"):
+        write_copy(tmp_path / "out" / "deep", kit)
+    assert not (tmp_path / "out").exists()
+
+
 def test_a_file_executable_in_the_commit_stays_executable(kit: Path, tmp_path: Path) -> None:
     (kit / "grader" / "tool.sh").write_text("#!/bin/sh\n")
     (kit / "grader" / "tool.sh").chmod(0o755)
