@@ -76,14 +76,21 @@ def prove_grader_on_stubs(
         done = run_python(command, environment, scratch, GRADER_SECONDS)
     except subprocess.TimeoutExpired:
         return ProofResult(name, FAILED, text("release.fail.timeout", seconds=GRADER_SECONDS))
-    if done.returncode != 1 or not results_path.is_file():
-        why = {0: "full marks: the committed exercises/ are solved, not stubs"}.get(
-            done.returncode, "the grader could not grade the stubs"
-        )
-        detail = f"python -m grader exited with {done.returncode}, 1 expected ({why})"
-        return ProofResult(name, FAILED, detail + tail(done.stdout + done.stderr))
+    exit_problem = grader_exit_problem(done.returncode, results_path)
+    if exit_problem:
+        return ProofResult(name, FAILED, exit_problem + tail(done.stdout + done.stderr))
     problems = unfinished_task_problems(results_path)
     return ProofResult(name, FAILED, problems) if problems else ProofResult(name, PASSED)
+
+
+def grader_exit_problem(exit_status: int, results_path: Path) -> str:
+    """Why the grader's exit status or missing results file is wrong for stubs, or ``""``."""
+    if exit_status == 1:
+        return "" if results_path.is_file() else "python -m grader wrote no results file (--json)"
+    why = {0: "full marks: the committed exercises/ are solved, not stubs"}.get(
+        exit_status, "the grader could not grade the stubs"
+    )
+    return f"python -m grader exited with {exit_status}, 1 expected ({why}); it ended with:"
 
 
 def unfinished_task_problems(results_path: Path) -> str:

@@ -122,6 +122,13 @@ def test_a_grader_exit_status_other_than_not_full_marks_fails_the_proof_and_says
     assert "graded" in proof.detail  # the grader's own last words follow
 
 
+def test_a_grader_that_writes_no_results_file_fails_the_proof(tmp_path, environment_for):
+    fake_grader(tmp_path, 1, None)
+    proof = prove_grader_on_stubs(tmp_path, environment_for(tmp_path), tmp_path)
+    assert proof.outcome == FAILED
+    assert proof.detail.startswith("python -m grader wrote no results file (--json)")
+
+
 def test_a_results_file_of_another_shape_fails_the_proof(tmp_path, environment_for) -> None:
     fake_grader(tmp_path, 1, {})
     proof = prove_grader_on_stubs(tmp_path, environment_for(tmp_path), tmp_path)
