@@ -1,10 +1,11 @@
 """Write the learner's copy of the kit, then prove inside it that it works on its own.
 
-``python -m grader release OUT_DIR`` copies the files git tracks, minus the instructor-only
-material listed in :data:`grader.release.files.INSTRUCTOR_ONLY`, changes nothing else, and
-proves that in the copy: ``solutions`` cannot be imported and the kit's packages come from the
-copy; the grader runs against the stubs and reports every task as not implemented yet;
-``python -m sqlite_demo`` completes; every notebook executes.
+``python -m grader release OUT_DIR`` writes the files :mod:`grader.release.manifest` lists, as
+they are in the last commit (:mod:`grader.release.files`), and refuses when ``exercises/``
+holds uncommitted changes or the kit is not a git checkout. Then it proves, in that copy:
+``solutions`` cannot be imported and the kit's packages come from the copy; the grader runs
+against the stubs and reports every task as not implemented yet; ``python -m sqlite_demo``
+completes; every notebook executes.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ import tempfile
 from pathlib import Path
 
 from grader.i18n import text
-from grader.release.files import KIT_ROOT, write_copy
+from grader.release.files import KIT_ROOT, ReleaseRefused, WrittenCopy, write_copy
 from grader.release.isolation import copy_only_environment
 from grader.release.proofs import (
     FAILED,
@@ -24,7 +25,14 @@ from grader.release.proofs import (
     prove_notebooks_execute,
 )
 
-__all__ = ["ProofResult", "make_release", "prove_release", "render_proofs", "run_release"]
+__all__ = [
+    "ProofResult",
+    "ReleaseRefused",
+    "make_release",
+    "prove_release",
+    "render_proofs",
+    "run_release",
+]
 
 
 def prove_release(copy_dir: Path) -> list[ProofResult]:
@@ -40,18 +48,16 @@ def prove_release(copy_dir: Path) -> list[ProofResult]:
         ]
 
 
-def make_release(out_dir: Path, kit_root: Path = KIT_ROOT) -> tuple[list[str], list[ProofResult]]:
-    """Write the learner's copy into ``out_dir`` and prove it.
-
-    Returns:
-        The files copied and the proofs' results.
+def make_release(out_dir: Path, kit_root: Path = KIT_ROOT) -> tuple[WrittenCopy, list[ProofResult]]:
+    """Write the learner's copy of the last commit into ``out_dir`` and prove it.
 
     Raises:
-        FileExistsError: when ``out_dir`` is not empty.
-        ValueError: when ``out_dir`` is inside the kit.
+        ValueError: a :class:`ReleaseRefused` or
+            :class:`~grader.release.committed.NotACheckout` whose message says why nothing was
+            written and what to do.
     """
-    files = write_copy(out_dir, kit_root)
-    return files, prove_release(out_dir.resolve())
+    written = write_copy(out_dir, kit_root)
+    return written, prove_release(out_dir.resolve())
 
 
 def render_proofs(proofs: list[ProofResult]) -> str:
@@ -64,10 +70,22 @@ def render_proofs(proofs: list[ProofResult]) -> str:
     return "\n".join(lines)
 
 
+def render_copy(written: WrittenCopy, out_dir: Path) -> str:
+    """Where the copy went, which commit it holds, and which uncommitted edits it lacks."""
+    lines = [
+        text("release.copied", count=len(written.files), path=out_dir),
+        f"The copy holds commit {written.commit[:12]}.",
+    ]
+    if written.left_out:
+        shown = ", ".join(line.strip() for line in written.left_out)
+        lines.append(f"Not in the copy, because not committed: {shown}")
+    return "\n".join(lines)
+
+
 def run_release(out_dir: Path) -> int:
     """Release, print the summary, and return the exit status: 0 when no proof failed."""
-    files, proofs = make_release(out_dir)
-    print(text("release.copied", count=len(files), path=out_dir))
+    written, proofs = make_release(out_dir)
+    print(render_copy(written, out_dir))
     print(render_proofs(proofs))
     failed = [proof for proof in proofs if proof.outcome == FAILED]
     print(text("release.failed" if failed else "release.proved", count=len(failed)))

@@ -7,6 +7,9 @@ from pathlib import Path
 
 from grader.i18n import LANGUAGES, text
 from grader.release import run_release
+from grader.release.committed import NotACheckout
+from grader.release.files import ReleaseRefused
+from grader.release.manifest import ManifestError
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -21,10 +24,10 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str]) -> int:
     """Release; exit status 0 when every proof passed, 1 when one failed, 2 when the copy
-    could not be written."""
+    was refused (nothing is written then; the message says why and what to do)."""
     arguments = build_parser().parse_args(argv)
     try:
         return run_release(arguments.out_dir)
-    except (FileExistsError, ValueError) as error:
+    except (ReleaseRefused, NotACheckout, ManifestError) as error:
         print(text("cli.release.refused", reason=error))
         return 2

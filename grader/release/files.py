@@ -1,102 +1,108 @@
-"""Which files a learner's copy holds, and copying them there unchanged.
+"""Write the learner's copy from the last commit, as the manifest lists it, or refuse and say why.
 
-:data:`INSTRUCTOR_ONLY` is the one place that says what never reaches learners.
+Refusals come before anything is written: the output folder must be new or empty and outside
+the kit, the kit must be a git checkout with a commit, ``exercises/`` must hold exactly the
+committed stubs, and the manifest must match the commit.
 """
 
 from __future__ import annotations
 
-import shutil
-import subprocess
-from collections.abc import Iterable
+from dataclasses import dataclass
 from pathlib import Path
 
-# Paths (relative to the kit's root) that never reach learners. A trailing slash names a
-# folder; anything else is a prefix of file paths.
-INSTRUCTOR_ONLY: tuple[str, ...] = (
-    "solutions/",
-    "tests/",
-    "benchmarks/",
-    "docs/bench",
-    ".ci/",
-    # How the notebooks are authored; learners get the built notebooks themselves.
-    "notebooks/build.py",
-    "notebooks/src/",
+from grader.release.committed import (
+    REGULAR_MODES,
+    CommittedFile,
+    committed_files,
+    head_commit,
+    read_blobs,
+    uncommitted_changes,
 )
-
-# What a release holds when the kit is not a git checkout and there is no file list to use.
-FALLBACK_INCLUDE: tuple[str, ...] = (
-    "README.md",
-    "LICENSE",
-    "pyproject.toml",
-    ".gitignore",
-    "eventlog",
-    "exercises",
-    "grader",
-    "sqlite_demo",
-    "notebooks",
-)
-SKIPPED_PARTS = ("__pycache__", ".ipynb_checkpoints")
+from grader.release.manifest import in_manifest, learner_files
 
 KIT_ROOT = Path(__file__).resolve().parents[2]
+STUBS = "exercises/"
 
 
-def is_instructor_only(relative_path: str) -> bool:
-    """Tell whether a path (relative, with ``/`` separators) belongs to instructors only."""
-    return any(
-        relative_path.startswith(prefix) or relative_path == prefix.rstrip("/")
-        for prefix in INSTRUCTOR_ONLY
-    )
+class ReleaseRefused(ValueError):
+    """No copy was written; the message says why and what to do."""
 
 
-def tracked_files(kit_root: Path) -> list[str]:
-    """List the kit's files: git's tracked files, or the fallback list outside a checkout.
+@dataclass(frozen=True, slots=True)
+class WrittenCopy:
+    """What :func:`write_copy` wrote: the commit it came from, the copy's files, and the
+    uncommitted changes to files a copy holds, which it therefore does not carry."""
 
-    Returns:
-        Relative paths with ``/`` separators, sorted, of files that exist on disk.
-    """
-    try:
-        listing = subprocess.run(
-            ["git", "ls-files", "-z"], cwd=kit_root, capture_output=True, check=True
-        ).stdout.decode("utf-8")
-        candidates: Iterable[str] = listing.split("\0")
-    except (OSError, subprocess.CalledProcessError):
-        candidates = fallback_files(kit_root)
-    return sorted(path for path in candidates if path and (kit_root / path).is_file())
+    commit: str
+    files: list[str]
+    left_out: list[str]
 
 
-def fallback_files(kit_root: Path) -> list[str]:
-    """List the files under :data:`FALLBACK_INCLUDE`, skipping caches."""
-    found = []
-    for name in FALLBACK_INCLUDE:
-        top = kit_root / name
-        paths = [top] if top.is_file() else sorted(top.rglob("*")) if top.is_dir() else []
-        for path in paths:
-            if path.is_file() and not set(path.relative_to(kit_root).parts) & set(SKIPPED_PARTS):
-                found.append(path.relative_to(kit_root).as_posix())
-    return found
+def check_output_folder(out_dir: Path, kit_root: Path) -> None:
+    """Refuse a folder inside the kit (it would end up in the kit) or one holding files (a
+    release never merges into an older one, which could keep files that should be gone)."""
+    if out_dir.resolve().is_relative_to(kit_root.resolve()):
+        raise ReleaseRefused(f"{out_dir} is inside the kit; choose a folder outside it")
+    if out_dir.exists() and (not out_dir.is_dir() or any(out_dir.iterdir())):
+        raise ReleaseRefused(f"{out_dir} is not an empty folder; choose a new or empty one")
 
 
-def release_files(kit_root: Path) -> list[str]:
-    """Return the files a learner's copy holds: the kit's files minus instructor-only ones."""
-    return [path for path in tracked_files(kit_root) if not is_instructor_only(path)]
+def check_stubs_are_committed(kit_root: Path) -> None:
+    """Refuse when ``exercises/`` differs from the commit: the copy holds the committed stubs,
+    so whoever edited them would hand learners something other than what they see."""
+    changes = uncommitted_changes(kit_root, STUBS)
+    if changes:
+        shown = ", ".join(changes[:5]) + (", ..." if len(changes) > 5 else "")
+        raise ReleaseRefused(
+            f"{STUBS} differs from the last commit ({shown}). The learner's copy is built from "
+            "the commit, so these changes would not reach learners. If learners should get "
+            "them, commit them; if they are your own work on the exercises, set them aside "
+            "(git stash --include-untracked). Then run release again."
+        )
 
 
-def write_copy(out_dir: Path, kit_root: Path = KIT_ROOT) -> list[str]:
-    """Copy the learner's files into ``out_dir``, unchanged, and return their paths.
+def regular_files(entries: list[CommittedFile], wanted: set[str]) -> dict[str, CommittedFile]:
+    """The wanted entries by path; a link or submodule among them is refused, since a copy
+    holds files only (a link could point to anything on the instructor's disk), and so is a
+    path with a ``..`` part, which git stores if a tree is built by hand and which could
+    write outside the copy's folder."""
+    chosen = {entry.path: entry for entry in entries if entry.path in wanted}
+    odd = [path for path, entry in chosen.items() if entry.mode not in REGULAR_MODES]
+    if odd:
+        raise ReleaseRefused(f"the commit stores these as links or submodules: {', '.join(odd)}")
+    escaping = [path for path in chosen if {"", ".", ".."} & set(path.split("/"))]
+    if escaping:
+        raise ReleaseRefused(f"the commit holds paths that leave their folder: {escaping}")
+    return chosen
+
+
+def write_copy(out_dir: Path, kit_root: Path = KIT_ROOT) -> WrittenCopy:
+    """Write the learner's copy of the last commit into ``out_dir``.
 
     Raises:
-        FileExistsError: when ``out_dir`` exists and is not empty (a release never merges
-            into an older one, which could keep files that should be gone).
-        ValueError: when ``out_dir`` lies inside the kit, where it would copy itself.
+        ReleaseRefused: for any reason in the module docstring; nothing is written then.
+        grader.release.committed.NotACheckout: when the kit is not a git checkout with a
+            commit (a ``ValueError`` too, saying what to do).
+        grader.release.manifest.ManifestError: when the manifest names files the commit lacks.
     """
-    out_dir = out_dir.resolve()
-    if out_dir.is_relative_to(kit_root.resolve()):
-        raise ValueError(f"{out_dir} is inside the kit; choose a folder outside it")
-    if out_dir.exists() and any(out_dir.iterdir()):
-        raise FileExistsError(f"{out_dir} is not empty")
-    files = release_files(kit_root)
-    for relative_path in files:
-        target = out_dir / relative_path
+    check_output_folder(out_dir, kit_root)
+    commit = head_commit(kit_root)
+    check_stubs_are_committed(kit_root)
+    files = write_commit(out_dir, kit_root, commit)
+    left_out = [line for line in uncommitted_changes(kit_root) if in_manifest(line[3:])]
+    return WrittenCopy(commit, files, left_out)
+
+
+def write_commit(out_dir: Path, kit_root: Path, commit: str) -> list[str]:
+    """Write the manifest's files of ``commit`` into ``out_dir``; return the copy's paths."""
+    entries = committed_files(kit_root, commit)
+    sources = learner_files(entry.path for entry in entries)
+    committed = regular_files(entries, set(sources.values()))
+    blobs = read_blobs(kit_root, [entry.blob for entry in committed.values()])
+    contents = dict(zip(committed, blobs, strict=True))
+    for copy_path, source in sources.items():
+        target = out_dir / copy_path
         target.parent.mkdir(parents=True, exist_ok=True)
-        shutil.copy2(kit_root / relative_path, target)
-    return files
+        target.write_bytes(contents[source])
+        target.chmod(REGULAR_MODES[committed[source].mode])
+    return list(sources)

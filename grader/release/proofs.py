@@ -1,17 +1,23 @@
-"""The four proofs that a learner's copy works without anything the instructor keeps back.
+"""The proofs that a learner's copy works without anything the instructor keeps back.
 
-Each proof returns a :class:`ProofResult`; a part of the kit that does not exist yet (no demo,
-no notebooks) is reported as skipped, with the reason, rather than passed.
+Each proof returns a :class:`ProofResult`. A failed one says what ran, what was expected, what
+happened instead and, where the cause is known, what to change; a part of the kit that does
+not exist yet (no demo, no notebooks) is reported as skipped, with the reason. The grader is
+used only through its command line and its results file, as a learner would use it.
 """
 
 from __future__ import annotations
 
+import asyncio
+import json
 import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 
 from grader.i18n import text
+from grader.messages import STATUS_NOT_IMPLEMENTED
 from grader.release.isolation import run_python
+from grader.release.notebook_runs import execute_notebooks
 
 PASSED = "passed"
 FAILED = "failed"
@@ -19,31 +25,19 @@ SKIPPED = "skipped"
 
 DEMO_SECONDS = 300.0
 GRADER_SECONDS = 600.0
-NOTEBOOK_CELL_SECONDS = 300
+TAIL_LINES = 15
 
 # Run inside the copy: prints one line per problem, nothing when the copy stands alone.
 STANDS_ALONE_CHECK = """\
 import importlib.util, pathlib, sys
 copy = pathlib.Path(sys.argv[1]).resolve()
 if importlib.util.find_spec("solutions") is not None:
-    print("solutions is importable")
-for name in ("eventlog", "exercises", "grader"):
+    print("the reference package solutions is importable")
+for name in ("eventlog", "exercises", "grader", "sqlite_demo"):
     spec = importlib.util.find_spec(name)
     where = spec and (spec.origin or next(iter(spec.submodule_search_locations or []), None))
     if not where or not pathlib.Path(where).resolve().is_relative_to(copy):
-        print(f"{name} is not imported from the copy: {where}")
-"""
-
-# Run inside the copy: prints the tasks whose status is not "not implemented yet".
-STUB_STATUS_CHECK = """\
-import grader
-from grader import messages
-report = grader.grade("exercises")
-if report.load_error:
-    print(report.load_error)
-for result in report.results:
-    if result.status != messages.STATUS_NOT_IMPLEMENTED:
-        print(f"{result.task_id}: {result.status}")
+        print(f"{name} is not imported from the copy but from {where}")
 """
 
 
@@ -54,6 +48,12 @@ class ProofResult:
     name: str
     outcome: str
     detail: str = ""
+
+
+def tail(output: str) -> str:
+    """The last lines of a program's output, indented under the proof's line."""
+    lines = output.strip().splitlines()[-TAIL_LINES:]
+    return "".join(f"\n    {line}" for line in lines)
 
 
 def prove_copy_stands_alone(copy_dir: Path, environment: dict[str, str]) -> ProofResult:
@@ -67,22 +67,55 @@ def prove_copy_stands_alone(copy_dir: Path, environment: dict[str, str]) -> Proo
 def prove_grader_on_stubs(
     copy_dir: Path, environment: dict[str, str], scratch: Path
 ) -> ProofResult:
-    """Grade the copy's stubs from the command line (exit status 1 and a results file
-    expected), then through the API: every task must be "not implemented yet"."""
+    """Grade the copy's stubs with ``python -m grader --json FILE``: exit status 1 (not full
+    marks) and every task "not implemented yet" are expected."""
     name = "release.proof.grader"
     results_path = scratch / "stub-results.json"
-    arguments = ["-m", "grader", "--json", str(results_path)]
-    done = run_python(arguments, environment, scratch, GRADER_SECONDS)
-    if done.returncode != 1 or not results_path.is_file():
-        return ProofResult(name, FAILED, f"exit status {done.returncode}\n{done.stderr[-2000:]}")
-    checked = run_python(["-c", STUB_STATUS_CHECK], environment, scratch, GRADER_SECONDS)
-    problems = (checked.stdout + checked.stderr).strip()
+    command = ["-m", "grader", "--json", str(results_path)]
+    try:
+        done = run_python(command, environment, scratch, GRADER_SECONDS)
+    except subprocess.TimeoutExpired:
+        return ProofResult(name, FAILED, text("release.fail.timeout", seconds=GRADER_SECONDS))
+    exit_problem = grader_exit_problem(done.returncode, results_path)
+    if exit_problem:
+        return ProofResult(name, FAILED, exit_problem + tail(done.stdout + done.stderr))
+    problems = unfinished_task_problems(results_path)
     return ProofResult(name, FAILED, problems) if problems else ProofResult(name, PASSED)
+
+
+def grader_exit_problem(exit_status: int, results_path: Path) -> str:
+    """Why the grader's exit status or missing results file is wrong for stubs, or ``""``."""
+    if exit_status == 1:
+        return "" if results_path.is_file() else "python -m grader wrote no results file (--json)"
+    why = {0: "full marks: the committed exercises/ are solved, not stubs"}.get(
+        exit_status, "the grader could not grade the stubs"
+    )
+    return f"python -m grader exited with {exit_status}, 1 expected ({why}); it ended with:"
+
+
+def unfinished_task_problems(results_path: Path) -> str:
+    """Read the grader's results file; describe every task that is not "not implemented yet"
+    (or the file's own defect), or return an empty string when there is none."""
+    try:
+        tests = json.loads(results_path.read_text(encoding="utf-8"))["tests"]
+        extras = [test["extra_data"] for test in tests]
+        statuses = {extra["task"]: extra["grader_status"] for extra in extras}
+    except (ValueError, KeyError, TypeError) as error:
+        return f"the grader's results file does not read as expected ({error!r})"
+    if not statuses:
+        return "the grader's results file lists no task"
+    wrong = [f"{task}: {got}" for task, got in statuses.items() if got != STATUS_NOT_IMPLEMENTED]
+    if not wrong:
+        return ""
+    return (
+        f"every task should be '{STATUS_NOT_IMPLEMENTED}' on the stubs, but "
+        f"{'; '.join(wrong)}. Learners must get the unsolved stubs: commit them in exercises/."
+    )
 
 
 def prove_demo_completes(copy_dir: Path, environment: dict[str, str], scratch: Path) -> ProofResult:
     """Run ``python -m sqlite_demo`` (in a scratch folder, so its database stays out of the
-    copy) and expect exit status 0."""
+    copy) and expect exit status 0, which it gives only when every check it prints holds."""
     name = "release.proof.demo"
     if not (copy_dir / "sqlite_demo" / "__main__.py").is_file():
         return ProofResult(name, SKIPPED, text("release.skip.no_demo"))
@@ -91,7 +124,8 @@ def prove_demo_completes(copy_dir: Path, environment: dict[str, str], scratch: P
     except subprocess.TimeoutExpired:
         return ProofResult(name, FAILED, text("release.fail.timeout", seconds=DEMO_SECONDS))
     if done.returncode != 0:
-        return ProofResult(name, FAILED, f"exit status {done.returncode}\n{done.stderr[-2000:]}")
+        detail = f"python -m sqlite_demo exited with {done.returncode}, 0 expected; it ended with:"
+        return ProofResult(name, FAILED, detail + tail(done.stdout + done.stderr))
     return ProofResult(name, PASSED)
 
 
@@ -100,26 +134,11 @@ def prove_notebooks_execute(copy_dir: Path, environment: dict[str, str]) -> list
     notebooks = sorted((copy_dir / "notebooks").glob("*.ipynb"))
     if not notebooks:
         return [ProofResult("release.proof.notebooks", SKIPPED, text("release.skip.no_notebooks"))]
-    return [execute_notebook(path, environment) for path in notebooks]
-
-
-def execute_notebook(path: Path, environment: dict[str, str]) -> ProofResult:
-    """Run one notebook top to bottom; the stored file is not rewritten."""
-    import nbformat
-    from nbclient import NotebookClient
-
+    failures = asyncio.run(execute_notebooks(notebooks, environment))
     name = "release.proof.notebook"
-    notebook = nbformat.read(path, as_version=4)  # type: ignore[no-untyped-call]
-    client = NotebookClient(
-        notebook,
-        timeout=NOTEBOOK_CELL_SECONDS,
-        kernel_name="python3",
-        resources={"metadata": {"path": str(path.parent)}},
-    )
-    try:
-        # The kernel's own stderr holds only its start-up warnings; cell errors come back
-        # through the notebook protocol and are reported below.
-        client.execute(env=environment, stderr=subprocess.DEVNULL)
-    except Exception as error:  # a failing cell, a timeout or a dead kernel: all fail the proof
-        return ProofResult(name, FAILED, f"{path.name}: {str(error).strip()[-2000:]}")
-    return ProofResult(name, PASSED, path.name)
+    return [
+        ProofResult(name, FAILED, f"{path.name}: {failures[path]}")
+        if path in failures
+        else ProofResult(name, PASSED, path.name)
+        for path in notebooks
+    ]

@@ -48,6 +48,7 @@ CELLS = [
 
     ```mermaid
     erDiagram
+        accTitle: The four tables: sessions, the events log, and the messages and tool_calls projections
         sessions ||--o{ events : "has"
         sessions ||--o{ messages : "has"
         sessions ||--o{ tool_calls : "has"

@@ -24,6 +24,7 @@ CELLS = [
 
     ```mermaid
     sequenceDiagram
+        accTitle: A conversation, SIGKILL, a restart on the same file, replay, resume after event 4
         autonumber
         participant C as client (this notebook)
         participant S as agent service (first process)
