@@ -71,7 +71,7 @@ def prove_grader_on_stubs(
     marks) and every task "not implemented yet" are expected."""
     name = "release.proof.grader"
     results_path = scratch / "stub-results.json"
-    command = ["-m", "grader", "--json", str(results_path)]
+    command = ["-m", "grader", "--json", str(results_path), "--format", "gradescope"]
     try:
         done = run_python(command, environment, scratch, GRADER_SECONDS)
     except subprocess.TimeoutExpired:
