@@ -9,30 +9,64 @@ the shrunk counterexample as a program the learner can paste and run. Every call
 from __future__ import annotations
 
 import copy
+import dataclasses
 from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any, NoReturn, TypeVar
 
 from hypothesis import reject
 
 from grader import messages
-from grader.callserver.codec import ReadOnlyMapping, Ref, encode_argument
+from grader.callserver.codec import ReadOnlyMapping, Ref
 from grader.callserver.text import listing, literal, multiline
+from grader.contract import FUNCTION_NAMES
 from grader.failures import Failure, PropertyFailure, StopProperty
 from grader.oracle import ModelLog
 from grader.programs import Append
 from grader.remote import Learner, TaskOverrun
 from grader.sandbox.child import ChildFailure
-from grader.transcript import UNKNOWN_TYPE, EventVar, LogVar, Raised, append_code, events_code
+from grader.transcript import (
+    UNKNOWN_TYPE,
+    EventVar,
+    LogVar,
+    Raised,
+    append_code,
+    call_request,
+    events_code,
+)
 from grader.views import EventView, Malformed, unreadable, value_of
 
-__all__ = ["EventVar", "LogVar", "Raised", "Trial", "events_code"]
+__all__ = ["EventVar", "LogVar", "Raised", "Trial", "call_request", "events_code"]
 T = TypeVar("T")
 #: The line a transcript needs to build each kind of payload that is not a dict.
 WRAPPER_IMPORTS = {
     "proxy": "from types import MappingProxyType",
     "mapping": "from grader.callserver.codec import ReadOnlyMapping",
 }
+
+
+@dataclass(frozen=True)
+class Stopped:
+    """Where a batch stopped: the child hung, died or broke the protocol at this request."""
+
+    failure: ChildFailure
+
+
+def called_function(call: str) -> str:
+    """The graded function a line of the transcript calls, else "your code"."""
+    return next((name for name in FUNCTION_NAMES if f"{name}(" in call), messages.YOUR_CODE)
+
+
+@dataclass(frozen=True)
+class _Planned:
+    """An append worked out before it is sent: the names, the code and the request."""
+
+    log: LogVar
+    event: EventVar
+    append: Append
+    code: str
+    request: dict[str, Any]
 
 
 class Trial:
@@ -92,14 +126,43 @@ class Trial:
         try:
             return self.learner.ask(request)
         except TaskOverrun:
-            text = messages.TASK_TIMED_OUT.format(seconds=self.learner.clock.task)
-            raise StopProperty(Failure(text, status=messages.STATUS_TIMED_OUT)) from None
+            raise StopProperty(self._overrun()) from None
         except ChildFailure as failure:
             self._child_failed(sentence, code, failure)
 
+    def batch(self, sentence: str, code: str, requests: list[dict[str, Any]]) -> list[Any]:
+        """Send several requests as one; return their answers, one each, in order.
+
+        When the child hangs, dies or breaks the protocol midway, the answers that came are
+        returned as they are, then a :class:`Stopped` where it stopped (and None after), so
+        the caller judges what happened first, in order, before the stop.
+        """
+        try:
+            answers = self.learner.ask({"op": "batch", "requests": requests}).get("batch")
+        except TaskOverrun:
+            raise StopProperty(self._overrun()) from None
+        except ChildFailure as failure:
+            received = failure.parts[: len(requests)]
+            if len(received) == len(requests):
+                return received
+            padding = [None] * (len(requests) - len(received) - 1)
+            return [*received, Stopped(failure), *padding]
+        if not isinstance(answers, list) or len(answers) != len(requests):
+            self.fail(messages.CHILD_BROKE, code, [], messages.STATUS_ERROR)
+        return answers
+
+    def _overrun(self) -> Failure:
+        text = messages.TASK_TIMED_OUT.format(seconds=self.learner.clock.task)
+        return Failure(text, status=messages.STATUS_TIMED_OUT)
+
+    def stopped(self, sentence: str, code: str, answer: Any) -> None:
+        """Fail, as the stop says, if ``answer`` is where a batch stopped."""
+        if isinstance(answer, Stopped):
+            self._child_failed(sentence, code, answer.failure)
+
     def _child_failed(self, sentence: str, code: str, failure: ChildFailure) -> NoReturn:
         call = failure.doing or code
-        function = call.split("(")[0].split(" = ")[-1].split(".")[0] or messages.YOUR_CODE
+        function = called_function(call)
         if failure.kind == "timed_out":
             seconds = self.learner.example_seconds
             text = messages.TIMED_OUT.format(function=function, seconds=seconds)
@@ -120,15 +183,17 @@ class Trial:
         view: str = "none",
     ) -> dict[str, Any] | Raised:
         """Call a learner function; return the answer or a :class:`Raised` (never raises it)."""
-        request = {
-            "op": "call",
-            "fn": function,
-            "args": [encode_argument(arg) for arg in args],
-            "kwargs": {key: encode_argument(arg) for key, arg in (kwargs or {}).items()},
-            "keep": keep,
-            "view": view,
-        }
-        answer = self.ask(sentence, code, request)
+        request = call_request(function, code, args, kwargs, keep, view)
+        return self.interpret(sentence, function, code, self.ask(sentence, code, request))
+
+    def interpret(
+        self, sentence: str, function: str, code: str, answer: Any
+    ) -> dict[str, Any] | Raised:
+        """What a call's answer means: a value, a :class:`Raised`, or (for a stub, an exit, a
+        control-flow exception) the end of this trial."""
+        self.stopped(sentence, code, answer)
+        if not isinstance(answer, dict):
+            self.fail(messages.CHILD_BROKE, code, [], messages.STATUS_ERROR)
         if answer.get("not_implemented"):
             outcome = messages.NOT_IMPLEMENTED_CALL.format(function=function)
             self.fail(sentence, code, [outcome], messages.STATUS_NOT_IMPLEMENTED)
@@ -139,7 +204,7 @@ class Trial:
             outcome = messages.RAISED_CONTROL.format(kind=answer["control"])
             self.fail(sentence, code, [outcome], messages.STATUS_ERROR)
         if "raised" in answer:
-            return Raised.from_answer(answer["raised"])
+            return self.guard(lambda: Raised.from_answer(answer["raised"]))
         return answer
 
     def call(self, sentence: str, function: str, code: str, *args: Any, **options: Any) -> Any:
@@ -155,6 +220,14 @@ class Trial:
             return work()
         except (Malformed, KeyError, TypeError, ValueError, AttributeError):
             self.fail(messages.CHILD_BROKE, None, [], messages.STATUS_ERROR)
+
+    def read_answer(self, sentence: str, function: str, code: str, answer: Any, kind: str) -> Any:
+        """The value a read function answered, observed as ``kind``; anything it raised, or
+        an answer that is not what the contract promises, breaks ``sentence``."""
+        result = self.interpret(sentence, function, code, answer)
+        if isinstance(result, Raised):
+            self.fail(sentence, code, [result.describe()])
+        return self.read(sentence, code, result, kind)
 
     def read(self, sentence: str, code: str, answer: dict[str, Any], kind: str) -> Any:
         """The value of an answer observed as ``kind``; an unreadable one breaks the
@@ -193,6 +266,28 @@ class Trial:
         self, log: LogVar, append: Append, payload: Any = None, payload_code: str | None = None
     ) -> tuple[LogVar, EventVar]:
         """Append a valid event; ``payload`` (default: a deep copy of the append's) is passed."""
+        plan = self.plan_append(log, append, payload, payload_code)
+        answer = self.ask(messages.ACCEPT["plain"], plan.code, plan.request)
+        return self.settle_append(plan, answer)
+
+    def append_all(self, log: LogVar, appends: Sequence[Append]) -> tuple[LogVar, list[EventVar]]:
+        """Append valid events one after the other, in one request; judged as :meth:`append`
+        judges each, in order (a refusal ends the trial there)."""
+        plans: list[_Planned] = []
+        for append in appends:
+            plans.append(self.plan_append(plans[-1].log if plans else log, append))
+        if not plans:
+            return log, []
+        requests = [plan.request for plan in plans]
+        answers = self.batch(messages.ACCEPT["plain"], plans[0].code, requests)
+        events = [
+            self.settle_append(plan, answer)[1] for plan, answer in zip(plans, answers, strict=True)
+        ]
+        return plans[-1].log, events
+
+    def plan_append(
+        self, log: LogVar, append: Append, payload: Any = None, payload_code: str | None = None
+    ) -> _Planned:
         model, model_event = log.model.append(append.session_id, append.event_type, append.payload)
         new_name = self.fresh_name(f"log{len(model.events)}")
         event_name = self.fresh_name(f"e{len(model.events)}")
@@ -202,18 +297,20 @@ class Trial:
             log.name, append.session_id, append.event_type, payload_code or literal(payload)
         )
         args = (Ref(log.name), append.session_id, append.event_type, payload)
-        sentence = messages.ACCEPT["plain"]
-        result = self.attempt(
-            sentence, "append_event", code, args, None, [new_name, event_name], "pair"
-        )
+        request = call_request("append_event", code, args, None, [new_name, event_name], "pair")
+        event = EventVar(event_name, model_event, {})
+        return _Planned(LogVar(new_name, model), event, append, code, request)
+
+    def settle_append(self, plan: _Planned, answer: Any) -> tuple[LogVar, EventVar]:
+        result = self.interpret(messages.ACCEPT["plain"], "append_event", plan.code, answer)
         if isinstance(result, Raised):
-            self._refused_valid(append, code, result)
+            self._refused_valid(plan.append, plan.code, result)
         if "not_pair" in result:
             outcome = messages.NOT_A_PAIR.format(value=result["not_pair"])
-            self.fail(messages.APPEND_RETURNS_PAIR, code, [outcome])
+            self.fail(messages.APPEND_RETURNS_PAIR, plan.code, [outcome])
         read = self.guard(lambda: value_of(result, "event")) if "value" in result else result
-        self.lines.append(code)
-        return LogVar(new_name, model), EventVar(event_name, model_event, read)
+        self.lines.append(plan.code)
+        return plan.log, dataclasses.replace(plan.event, read=read)
 
     def _wrapped(self, payload: dict[str, Any], wrapper: str) -> Any:
         """The payload as ``wrapper`` says to pass it, importing what the transcript needs."""
@@ -233,10 +330,19 @@ class Trial:
         implementation that does not refuse it loses the reject_bad_input task for that; here
         the example is simply discarded.
         """
+        code, request = self.plan_refusal(log, session)
+        self.settle_refusal(sentence, code, self.ask(sentence, code, request))
+
+    def plan_refusal(self, log: LogVar, session: str) -> tuple[str, dict[str, Any]]:
+        """The code and request of an append with an unknown event type."""
         payload = {"content": "hi"}
         code = append_code(log.name, session, UNKNOWN_TYPE, literal(payload))
         args = (Ref(log.name), session, UNKNOWN_TYPE, payload)
-        result = self.attempt(sentence, "append_event", code, args)
+        return code, call_request("append_event", code, args)
+
+    def settle_refusal(self, sentence: str, code: str, answer: Any) -> None:
+        """Discard the example unless the append raised ValueError; note it in the transcript."""
+        result = self.interpret(sentence, "append_event", code, answer)
         if not isinstance(result, Raised) or not result.value_error:
             reject()
         self.lines.append(f"{code}  # raises {result.kind}")

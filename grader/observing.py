@@ -13,9 +13,9 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from grader import messages
-from grader.callserver.codec import Ref, encode_argument
+from grader.callserver.codec import Ref
 from grader.callserver.text import literal
-from grader.transcript import EventVar, LogVar, Raised, append_code, events_code
+from grader.transcript import EventVar, LogVar, Raised, append_code, call_request, events_code
 from grader.views import Malformed, shown, value_of
 
 if TYPE_CHECKING:
@@ -37,14 +37,7 @@ class Read:
 
 
 def _call(function: str, code: str, args: Sequence[Any], kind: str) -> Read:
-    request = {
-        "op": "call",
-        "fn": function,
-        "args": [encode_argument(arg) for arg in args],
-        "view": kind,
-        "code": code,
-    }
-    return Read(code, request, kind)
+    return Read(code, call_request(function, code, args, view=kind), kind)
 
 
 #: The append that shows what a log holds before any reader is written: the id it gets.
@@ -105,12 +98,19 @@ def perform(trial: Trial, sentence: str, reads: list[Read]) -> Observation:
     """Make every read in one request; return (code, value) pairs."""
     if not reads:
         return []
-    request = {"op": "batch", "requests": [read.request for read in reads]}
-    answer = trial.ask(sentence, reads[0].code, request)
-    return trial.guard(lambda: _values(reads, answer.get("batch")))
+    answers = trial.batch(sentence, reads[0].code, [read.request for read in reads])
+    return judge_reads(trial, sentence, reads, answers)
 
 
-def _values(reads: list[Read], answers: Any) -> Observation:
+def judge_reads(trial: Trial, sentence: str, reads: list[Read], answers: list[Any]) -> Observation:
+    """The observation the answers to ``reads`` make (failing where the batch stopped)."""
+    for read, answer in zip(reads, answers, strict=True):
+        trial.stopped(sentence, read.code, answer)
+    return trial.guard(lambda: answer_values(reads, answers))
+
+
+def answer_values(reads: list[Read], answers: Any) -> Observation:
+    """The (code, value) pairs of the answers to ``reads``."""
     if not isinstance(answers, list) or len(answers) != len(reads):
         raise Malformed()
     return [(read.code, answer_value(a, read.kind)) for read, a in zip(reads, answers, strict=True)]
@@ -178,5 +178,5 @@ def probe_changes(
     for step in steps:
         trial.lines.append(str(step.get("line")) if isinstance(step, dict) else "?")
         if isinstance(step, dict) and "then" in step:
-            after = trial.guard(lambda step=step: _values(reads, step["then"]))  # type: ignore[misc]
+            after = trial.guard(lambda step=step: answer_values(reads, step["then"]))  # type: ignore[misc]
             compare_observations(trial, sentence, before, after)

@@ -6,10 +6,12 @@ transcript (``log3``, ``e2``), which is also the name the child keeps it under.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from grader import messages
+from grader.callserver.codec import encode_argument
 from grader.callserver.text import literal
 from grader.oracle import ModelEvent, ModelLog
 from grader.views import EventView
@@ -66,3 +68,23 @@ def events_code(log_name: str, session: Any, after: int | None) -> str:
 
 def append_code(log_name: str, session: Any, event_type: Any, payload_code: str) -> str:
     return f"append_event({log_name}, {literal(session)}, {literal(event_type)}, {payload_code})"
+
+
+def call_request(
+    function: str,
+    code: str,
+    args: Sequence[Any],
+    kwargs: dict[str, Any] | None = None,
+    keep: str | list[str] | None = None,
+    view: str = "none",
+) -> dict[str, Any]:
+    """The request that calls ``function``; ``code`` is how the transcript writes the call."""
+    return {
+        "op": "call",
+        "fn": function,
+        "args": [encode_argument(arg) for arg in args],
+        "kwargs": {key: encode_argument(arg) for key, arg in (kwargs or {}).items()},
+        "keep": keep,
+        "view": view,
+        "code": code,
+    }

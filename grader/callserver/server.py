@@ -8,15 +8,17 @@ Requests (each carries an ``id`` that its answer repeats):
   ``event``, ``events``, ``list``, ``plain`` or ``none``.
 * ``make``: decode a value and keep it under ``name`` (a payload the grader changes later).
 * ``view``: observe a kept value again, or a part of it (``path``, see :mod:`.probing`).
-* ``batch``: several requests in order, answered together.
+* ``batch``: several requests in order; each answer goes out on a line of its own, as
+  ``{"id": N, "part": ANSWER}``, the moment it is ready, then ``{"id": N, "done": COUNT}``.
 * ``scribble``: change a kept value in place the ways ``modes`` and ``thorough`` select (see
   :func:`.probing.scribble`), and after each change that worked perform the ``then``
   requests; answered with one step per change, up to the first that changed an answer.
 * ``reset``: forget every kept value (any request may also carry ``"reset": true``).
 * ``output``: what learner code printed since it was last asked.
 
-Inside ``batch`` and ``scribble``, a line ``{"id": N, "doing": CODE}`` goes out before each
-learner call, so that if one never returns the trusted side knows which.
+Inside ``scribble``, a line ``{"id": N, "doing": CODE}`` goes out before each change and
+each learner call, so that if one never returns the trusted side knows which; in a ``batch``
+the first part that never came says the same.
 """
 
 from __future__ import annotations
@@ -76,7 +78,7 @@ class Server:
         if op == "view":
             return self.guarded(lambda: self.observe(self.fetch(request), request["view"]))
         if op == "batch":
-            return {"batch": self.nested(request["requests"])}
+            return self.stream(request["requests"])
         if op == "scribble":
             return {"steps": self.scribble(request)}
         if op == "reset":
@@ -85,6 +87,12 @@ class Server:
         if op == "output":
             return {"output": self.capture.take()}
         return {"error": f"unknown op {op!r}"}
+
+    def stream(self, requests: list[dict[str, Any]]) -> dict[str, Any]:
+        """Answer each request on its own line as soon as it is done, then say the batch is."""
+        for request in requests:
+            self.send({"id": self._request_id, "part": self.perform(request)})
+        return {"done": len(requests)}
 
     def nested(self, requests: list[dict[str, Any]]) -> list[dict[str, Any]]:
         self._nested += 1

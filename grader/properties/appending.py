@@ -8,6 +8,7 @@ log answers (the next event's id), so a learner can pass it before writing the r
 from __future__ import annotations
 
 import copy
+from collections.abc import Callable
 
 from hypothesis import strategies as st
 
@@ -15,17 +16,18 @@ from grader import messages
 from grader.callserver.text import literal
 from grader.harness import EventVar, LogVar, Trial
 from grader.observing import (
+    Observation,
     Read,
     Root,
     compare_observations,
     event_reads,
     log_reads,
-    observe,
     probe_changes,
 )
 from grader.programs import Append, Style, intents, materialise, programs
 from grader.properties import Property
 from grader.remote import Learner
+from grader.script import Script
 from grader.views import EventView, show_views
 
 STYLE = Style(max_appends=6)
@@ -53,20 +55,34 @@ def check_events_and_old_logs(learner: Learner, example: tuple[list[Append], int
     program, refusal_mask = example
     trial = Trial(learner)
     sessions = sessions_of(program)
-    log = trial.create()
-    seen = [(log, observe(trial, log, sessions, probe=True))]
+    script = Script(trial, messages.OLD_LOG_UNCHANGED)
+    first: Observation = []
+    seen = [(trial.create(), first)]
+    script.reads(watch(trial, seen[0][0], sessions), first.extend)
     for index, append in enumerate(program):
         previous, before = seen[-1]
         if refusal_mask >> index & 1:
-            trial.refused_append(messages.EVENT_IDS, previous, "a")
-        log, event = trial.append(previous, append)
-        _check_event(trial, event, append)
-        after = observe(trial, previous, sessions, probe=True)
-        compare_observations(trial, messages.OLD_LOG_UNCHANGED, before, after)
-        seen.append((log, observe(trial, log, sessions, probe=True)))
+            script.refusal(messages.EVENT_IDS, previous, "a")
+        log = script.append(previous, append, _event_check(trial, append))
+        script.reads(watch(trial, previous, sessions), _unchanged(trial, before))
+        now: Observation = []
+        script.reads(watch(trial, log, sessions), now.extend)
+        seen.append((log, now))
     for old, before in seen:
-        after = observe(trial, old, sessions, probe=True)
-        compare_observations(trial, messages.OLD_LOG_UNCHANGED, before, after)
+        script.reads(watch(trial, old, sessions), _unchanged(trial, before))
+    script.run()
+
+
+def _unchanged(
+    trial: Trial, before: Observation, sentence: str = ""
+) -> Callable[[Observation], None]:
+    """Judge a later observation against ``before`` (filled in by the time it runs)."""
+    failing = sentence or messages.OLD_LOG_UNCHANGED
+    return lambda after: compare_observations(trial, failing, before, after)
+
+
+def _event_check(trial: Trial, append: Append) -> Callable[[EventVar], None]:
+    return lambda event: _check_event(trial, event, append)
 
 
 def _check_event(trial: Trial, event: EventVar, append: Append) -> None:
@@ -94,16 +110,22 @@ def check_branches(
     program, branches = example
     trial = Trial(learner)
     sessions = sessions_of(program + [append for _, append in branches])
+    script = Script(trial, messages.BRANCHES)
     logs = [trial.create()]
     for append in program:
-        logs.append(trial.append(logs[-1], append)[0])
-    before = [observe(trial, log, sessions, probe=True) for log in logs]
+        logs.append(script.append(logs[-1], append))
+    before: list[Observation] = [[] for _ in logs]
+    for log, observation in zip(logs, before, strict=True):
+        script.reads(watch(trial, log, sessions), observation.extend)
+    grown = []
     for base, append in branches:
-        branch, event = trial.append(logs[base], append)
-        _check_event(trial, event, append)
-        for log, old in zip(logs, before, strict=True):
-            after = observe(trial, log, sessions, probe=True)
-            compare_observations(trial, messages.BRANCHES, old, after)
+        grown.append(script.append(logs[base], append, _event_check(trial, append)))
+        for log, observation in zip(logs, before, strict=True):
+            script.reads(
+                watch(trial, log, sessions), _unchanged(trial, observation, messages.BRANCHES)
+            )
+    script.run()
+    for (base, append), branch in zip(branches, grown, strict=True):
         _check_like_fresh(trial, branch, [*program[:base], append], sessions)
 
 
@@ -112,9 +134,7 @@ def _check_like_fresh(
 ) -> None:
     if "get_events_for_session" not in trial.learner.readers:
         return
-    twin = trial.create()
-    for append in appends:
-        twin, _ = trial.append(twin, append)
+    twin, _ = trial.append_all(trial.create(), appends)
     for session in sessions:
         code, got = trial.events(messages.BRANCHES, branch, session)
         _, expected = trial.events(messages.BRANCHES, twin, session)
@@ -184,12 +204,7 @@ def check_event_attributes(learner: Learner, program: list[Append]) -> None:
 
 
 def _appended(trial: Trial, program: list[Append]) -> tuple[LogVar, list[EventVar]]:
-    log = trial.create()
-    events = []
-    for append in program:
-        log, event = trial.append(log, append)
-        events.append(event)
-    return log, events
+    return trial.append_all(trial.create(), program)
 
 
 def _kept_reads(trial: Trial, log: LogVar, program: list[Append]) -> list[tuple[str, int]]:

@@ -2,15 +2,20 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from hypothesis import strategies as st
 
 from grader import messages
+from grader.callserver.codec import Ref
 from grader.callserver.text import literal
 from grader.harness import LogVar, Trial
 from grader.observing import Root, log_reads, probe_changes
 from grader.programs import Append, Style, programs
 from grader.properties import Property
 from grader.remote import Learner
+from grader.script import Script
+from grader.transcript import call_request
 
 # Ids that differ only in case or by a prefix are different sessions.
 STYLE = Style(sessions=("a", "b", "A", "ab"), max_appends=8, extras=False)
@@ -25,30 +30,37 @@ def check_listing(learner: Learner, example: tuple[list[Append], int]) -> None:
     """
     program, refusal_mask = example
     trial = Trial(learner)
+    script = Script(trial, messages.LIST_SESSIONS)
     log = trial.create()
-    _check(trial, log)
+    _check(script, log)
     for index, append in enumerate(program):
         if refusal_mask >> index & 1:
-            trial.refused_append(messages.LIST_SESSIONS, log, REFUSED_SESSION)
-            _check(trial, log)
-        log, _ = trial.append(log, append)
-        _check(trial, log)
+            script.refusal(messages.LIST_SESSIONS, log, REFUSED_SESSION)
+            _check(script, log)
+        log = script.append(log, append)
+        _check(script, log)
+    script.run()
 
 
-def _check(trial: Trial, log: LogVar) -> None:
-    code, got = trial.sessions(messages.LIST_SESSIONS, log)
-    expected = log.model.sessions()
-    if got != expected:
-        shown = [[literal(value) for value in values] for values in (got, expected)]
-        trial.fail_mismatch(messages.LIST_SESSIONS, code, *shown)
+def _check(script: Script, log: LogVar) -> None:
+    code = f"list_sessions({log.name})"
+    request = call_request("list_sessions", code, [Ref(log.name)], view="list")
+
+    def judge(answer: Any) -> None:
+        trial = script.trial
+        got = trial.read_answer(messages.LIST_SESSIONS, "list_sessions", code, answer, "list")
+        expected = log.model.sessions()
+        if got != expected:
+            shown = [[literal(value) for value in values] for values in (got, expected)]
+            trial.fail_mismatch(messages.LIST_SESSIONS, code, *shown)
+
+    script.call(code, request, judge)
 
 
 def check_result_is_a_copy(learner: Learner, program: list[Append]) -> None:
     """Changing the sequence list_sessions returned reaches nothing the next call returns."""
     trial = Trial(learner)
-    log = trial.create()
-    for append in program:
-        log, _ = trial.append(log, append)
+    log, _ = trial.append_all(trial.create(), program)
     code, _ = trial.sessions(messages.SESSIONS_RESULT_IS_A_COPY, log, keep="sessions")
     trial.lines.append(f"sessions = {code}")
     reads = log_reads(trial, log, [])

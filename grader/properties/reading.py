@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from grader import messages
-from grader.harness import Trial
+from grader.callserver.codec import Ref
+from grader.harness import LogVar, Trial
 from grader.observing import Root, log_reads, probe_changes
 from grader.programs import Append, Style, programs
 from grader.properties import Property
 from grader.remote import Learner
+from grader.transcript import call_request, events_code
 from grader.views import EventView, show_views
 
 # "ab" and "A" next to "a": ids that start with another one, or differ only in case, are
@@ -19,27 +23,39 @@ UNKNOWN_SESSION = "z"
 def check_reads(learner: Learner, program: list[Append]) -> None:
     """Compare every read with the events append_event itself returned."""
     trial = Trial(learner)
-    log = trial.create()
-    appended: list[tuple[Append, EventView]] = []
-    for append in program:
-        log, event = trial.append(log, append)
-        appended.append((append, trial.event(messages.READ_SESSION, event)))
-    sessions = [*STYLE.sessions, UNKNOWN_SESSION]
+    log, events = trial.append_all(trial.create(), program)
+    views = [trial.event(messages.READ_SESSION, event) for event in events]
+    appended = list(zip(program, views, strict=True))
     ids = _ids(appended)
-    for session in sessions:
+    queries = [
+        (session, after)
+        for session in [*STYLE.sessions, UNKNOWN_SESSION]
+        for after in (None, *_interesting_afters(ids))
+    ]
+    codes = [events_code(log.name, session, after) for session, after in queries]
+    requests = [
+        _read_request(log, session, after, code)
+        for (session, after), code in zip(queries, codes, strict=True)
+    ]
+    answers = trial.batch(messages.READ_SESSION, codes[0], requests)
+    for (session, after), code, answer in zip(queries, codes, answers, strict=True):
         own = [
             (number, view)
             for (append, view), number in zip(appended, ids, strict=True)
             if append.session_id == session
         ]
         # The default after_event_id is 0: judged with the learner's ids, like every other read.
-        expected = [view for number, view in own if number > 0]
-        code, got = trial.events(messages.READ_SESSION, log, session)
-        _compare(trial, messages.READ_SESSION, code, got, expected)
-        for after in _interesting_afters(ids):
-            expected = [view for number, view in own if number > after]
-            code, got = trial.events(messages.READ_AFTER, log, session, after)
-            _compare(trial, messages.READ_AFTER, code, got, expected)
+        sentence = messages.READ_SESSION if after is None else messages.READ_AFTER
+        expected = [view for number, view in own if number > (after or 0)]
+        got = trial.read_answer(sentence, "get_events_for_session", code, answer, "events")
+        _compare(trial, sentence, code, got, expected)
+
+
+def _read_request(log: LogVar, session: str, after: int | None, code: str) -> dict[str, Any]:
+    kwargs = {} if after is None else {"after_event_id": after}
+    return call_request(
+        "get_events_for_session", code, (Ref(log.name), session), kwargs, view="events"
+    )
 
 
 def _ids(appended: list[tuple[Append, EventView]]) -> list[int]:
@@ -70,9 +86,7 @@ def check_results_are_copies(learner: Learner, program: list[Append]) -> None:
     """Changing the sequence get_events_for_session returned (clear, append, ...) reaches
     nothing: not the log, not what the next read returns."""
     trial = Trial(learner)
-    log = trial.create()
-    for append in program:
-        log, _ = trial.append(log, append)
+    log, _ = trial.append_all(trial.create(), program)
     sessions = list(dict.fromkeys(append.session_id for append in program))
     reads = log_reads(trial, log, sessions)
     for number, session in enumerate(sessions, start=1):

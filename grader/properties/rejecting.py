@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from hypothesis import strategies as st
@@ -11,7 +12,7 @@ from grader.callserver.codec import Ref
 from grader.callserver.text import literal
 from grader.failures import PropertyFailure
 from grader.harness import LogVar, Raised, Trial
-from grader.observing import compare_observations, observe
+from grader.observing import Observation, compare_observations, log_reads, perform
 from grader.programs import Append, Style, programs, tagged
 from grader.properties import Property
 from grader.properties.bad_input import (
@@ -23,6 +24,8 @@ from grader.properties.bad_input import (
     refusal_cases,
 )
 from grader.remote import Learner
+from grader.script import Script
+from grader.transcript import call_request
 
 ODD_STYLE = Style(
     sessions=("a", "b", " ", "é"), max_appends=8, wrappers=("dict", "proxy", "mapping")
@@ -32,19 +35,8 @@ ODD_STYLE = Style(
 def check_refusal(learner: Learner, case: RefusalCase) -> None:
     """Each bad append raises ValueError and changes no read; together they cost no id."""
     trial = Trial(learner)
-    log = trial.create()
-    for append in case.prefix:
-        log, _ = trial.append(log, append)
-    refused: list[str] = []
-    # "" too: the one bad session id that is a str, so a refused append could hide there.
-    sessions = [*STYLE.sessions, ""]
-    before = observe(trial, log, sessions, replays=False)
-    for bad in case.bad_appends:
-        _expect_refusal(trial, log, bad)
-        after = observe(trial, log, sessions, replays=False)
-        compare_observations(trial, messages.REFUSED_APPENDS_NOTHING, before, after)
-        # Refused and without trace: this call no longer matters to the counterexample.
-        refused.append(trial.lines.pop())
+    log, _ = trial.append_all(trial.create(), case.prefix)
+    refused = _refuse_all(trial, log, case.bad_appends)
     # ... except for the next id, which all of them together must leave alone.
     trial.lines.extend(refused)
     baseline = _baseline_id(learner, case)
@@ -68,40 +60,66 @@ def check_refusal_table(learner: Learner, _: object) -> None:
     _refuse_all(trial, log, [row for row in rows if row.event_type == "tool_result"])
 
 
-def _refuse_all(trial: Trial, log: LogVar, rows: list[BadAppend]) -> None:
-    sessions = [*STYLE.sessions, ""]
-    before = observe(trial, log, sessions, replays=False)
+def _refuse_all(trial: Trial, log: LogVar, rows: list[BadAppend]) -> list[str]:
+    """Make every bad append, reading the log after each; all in one request.
+
+    Each must raise ValueError and leave every read as it was. Returns the lines of the bad
+    appends, which the transcript leaves out (refused without trace, they no longer matter).
+    """
+    # "" too: the one bad session id that is a str, so a refused append could hide there.
+    reads = log_reads(trial, log, [*STYLE.sessions, ""], replays=False)
+    before = perform(trial, messages.REFUSED_APPENDS_NOTHING, reads)
+    script = Script(trial, messages.REFUSED_APPENDS_NOTHING)
+    lines: list[str] = []
     for bad in rows:
-        _expect_refusal(trial, log, bad)
-        after = observe(trial, log, sessions, replays=False)
-        compare_observations(trial, messages.REFUSED_APPENDS_NOTHING, before, after)
-        trial.lines.pop()  # refused without trace: no longer part of the story
+        code, request = _refusal_call(log, bad)
+        script.call(code, request, _refusal_judge(trial, code, bad, lines))
+        script.reads(reads, lambda after: _still(trial, before, after))
+    script.run()
+    return lines
 
 
-def _expect_refusal(trial: Trial, log: LogVar, case: BadAppend) -> None:
-    sentence = messages.REFUSE[case.reason.value]
+def _refusal_judge(
+    trial: Trial, code: str, bad: BadAppend, lines: list[str]
+) -> Callable[[Any], None]:
+    return lambda answer: lines.append(_judge_refusal(trial, code, bad, answer))
+
+
+def _still(trial: Trial, before: Observation, after: Observation) -> None:
+    """The log reads as before the refused append, which then leaves the transcript."""
+    compare_observations(trial, messages.REFUSED_APPENDS_NOTHING, before, after)
+    trial.lines.pop()
+
+
+def _refusal_call(log: LogVar, case: BadAppend) -> tuple[str, dict[str, Any]]:
     code = (
         f"append_event({log.name}, {literal(case.session_id)}, {literal(case.event_type)}, "
         f"{literal(case.payload)})"
     )
     args = (Ref(log.name), case.session_id, case.event_type, case.payload)
-    result = trial.attempt(sentence, "append_event", code, args)
+    return code, call_request("append_event", code, args)
+
+
+def _judge_refusal(trial: Trial, code: str, case: BadAppend, answer: Any) -> str:
+    """Fail unless the answer is a ValueError; return the call's transcript line."""
+    sentence = messages.REFUSE[case.reason.value]
+    result = trial.interpret(sentence, "append_event", code, answer)
     if not isinstance(result, Raised):
         trial.fail(
             sentence, code, [messages.RETURNED_INSTEAD_OF_RAISING, messages.EXPECTED_VALUE_ERROR]
         )
     if not result.value_error:
         trial.fail(sentence, code, [result.describe(), messages.EXPECTED_VALUE_ERROR])
-    trial.lines.append(f"{code}  # raises {result.kind}")
+    line = f"{code}  # raises {result.kind}"
+    trial.lines.append(line)
+    return line
 
 
 def _baseline_id(learner: Learner, case: RefusalCase) -> Any:
     """The id the follow-up append gets in a twin log where the bad call never happened."""
     twin = Trial(learner, prefix="twin_")
     try:
-        log = twin.create()
-        for append in case.prefix:
-            log, _ = twin.append(log, append)
+        log, _ = twin.append_all(twin.create(), case.prefix)
         _, event = twin.append(log, case.next_append)
         return twin.event(messages.REFUSED_APPENDS_NOTHING, event).event_id
     except PropertyFailure:
@@ -111,9 +129,7 @@ def _baseline_id(learner: Learner, case: RefusalCase) -> Any:
 def check_acceptance(learner: Learner, program: list[Append]) -> None:
     """Every valid append, however unusual, is accepted."""
     trial = Trial(learner, on_refusal="fail")
-    log = trial.create()
-    for append in program:
-        log, _ = trial.append(log, append)
+    trial.append_all(trial.create(), program)
 
 
 def _call(call_id: str, arguments: str = "{}") -> dict[str, Any]:
@@ -137,7 +153,13 @@ ODD_PROGRAMS = (
     [
         ("a", "tool_call", _call("call_1")),
         ("a", "user_message", {"content": "hi"}),
-        ("a", "tool_result", {"call_id": "call_1", "content": ""}),
+        ("a", "tool_result", {"call_id": "call_1", "content": "42"}),
+    ],
+    [
+        ("b", "tool_call", _call("call_1")),
+        ("b", "tool_result", {"call_id": "call_1", "content": "42"}),
+        ("a", "tool_call", _call("call_1")),
+        ("a", "tool_result", {"call_id": "call_1", "content": "42"}),
     ],
     [
         ("a", "tool_call", _call("call_1")),

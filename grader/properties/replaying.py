@@ -14,6 +14,7 @@ from grader.oracle import ModelLog, message_for, replay_events
 from grader.programs import Append, Style, programs
 from grader.properties import Property
 from grader.remote import Learner
+from grader.script import Script
 
 # Tool calls drawn three times as often as in plain programs, so runs are common.
 KINDS = ("user_message", "assistant_message", "tool_call", "tool_result", "tool_call", "tool_call")
@@ -29,23 +30,31 @@ def check_messages(learner: Learner, example: tuple[list[Append], int]) -> None:
     """
     program, refusal_mask = example
     trial = Trial(learner)
+    script = Script(trial, messages.REPLAY_MAPPING)
     log = trial.create()
-    _check_session(trial, log, "a")
+    _check_session(script, log, "a")
     for index, append in enumerate(program):
         if refusal_mask >> index & 1:
-            trial.refused_append(messages.REPLAY_ISOLATED, log, UNKNOWN_SESSION)
-        log, _ = trial.append(log, append)
+            script.refusal(messages.REPLAY_ISOLATED, log, UNKNOWN_SESSION)
+        log = script.append(log, append)
     for session in [*STYLE.sessions, UNKNOWN_SESSION]:
-        _check_session(trial, log, session)
+        _check_session(script, log, session)
+    script.run()
 
 
-def _check_session(trial: Trial, log: LogVar, session: str) -> None:
-    code, got = trial.replay(messages.REPLAY_MAPPING, log, session)
-    expected = log.model.replay(session)
-    if got != expected:
-        sentence = diagnose(log.model, session, got)
-        shown = [[literal(message) for message in values] for values in (got, expected)]
-        trial.fail_mismatch(sentence, code, *shown)
+def _check_session(script: Script, log: LogVar, session: str) -> None:
+    code = f"replay_session({log.name}, {literal(session)})"
+
+    def judge(answer: Any) -> None:
+        trial = script.trial
+        got = trial.read_answer(messages.REPLAY_MAPPING, "replay_session", code, answer, "list")
+        expected = log.model.replay(session)
+        if got != expected:
+            sentence = diagnose(log.model, session, got)
+            shown = [[literal(message) for message in values] for values in (got, expected)]
+            trial.fail_mismatch(sentence, code, *shown)
+
+    script.call(code, _replay_request(log, session, code), judge)
 
 
 def diagnose(model: ModelLog, session: str, got: list[Any]) -> str:
@@ -78,9 +87,7 @@ def _is_run(message: Any) -> bool:
 def check_fresh(learner: Learner, program: list[Append]) -> None:
     """Changing a replay's result in place never shows up in the next replay."""
     trial = Trial(learner)
-    log = trial.create()
-    for append in program:
-        log, _ = trial.append(log, append)
+    log, _ = trial.append_all(trial.create(), program)
     for number, session in enumerate(dict.fromkeys(append.session_id for append in program)):
         name = f"messages{number + 1}"
         code, _ = trial.replay(messages.REPLAY_FRESH, log, session, keep=name)

@@ -55,11 +55,19 @@ class ChildFailure(Exception):
         kind: ``timed_out`` (no answer before the deadline), ``died`` (it exited; ``code``
             says how) or ``broken`` (it answered something that is not the protocol).
         doing: the last call the child announced before it stopped answering, if any.
+        parts: for a batch, the answers that came before it stopped.
     """
 
-    def __init__(self, kind: str, code: int | None = None, doing: str | None = None) -> None:
+    def __init__(
+        self,
+        kind: str,
+        code: int | None = None,
+        doing: str | None = None,
+        parts: list[Any] | None = None,
+    ) -> None:
         super().__init__(kind)
         self.kind, self.code, self.doing = kind, code, doing
+        self.parts = parts or []
 
 
 @dataclass
@@ -157,15 +165,24 @@ class Child:
         except OSError:
             raise self._fail("died", None) from None
         doing: str | None = None
+        parts: list[Any] = []
         while True:
-            answer = self._read(deadline, doing)
+            try:
+                answer = self._read(deadline, doing)
+            except ChildFailure as failure:
+                failure.parts = parts
+                raise
             if answer.get("id") != self._next_id:
                 raise self._fail("broken", doing)
             if "doing" in answer and len(answer) == 2:
                 doing = str(answer["doing"])
-                continue
-            answer.pop("id")
-            return answer
+            elif "part" in answer and len(answer) == 2:
+                parts.append(answer["part"])
+            elif "done" in answer:
+                return {"batch": parts}
+            else:
+                answer.pop("id")
+                return answer
 
     def _read(self, deadline: float, doing: str | None) -> dict[str, Any]:
         process = self._process

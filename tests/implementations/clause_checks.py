@@ -8,6 +8,7 @@ fresh replay objects). It is the corpus's own yardstick, independent of the grad
 
 from __future__ import annotations
 
+import contextlib
 import random
 from collections.abc import Mapping
 from types import ModuleType
@@ -175,11 +176,16 @@ def replay_freshness_problem(module: ModuleType) -> str | None:
         log, _ = module.append_event(log, "s", event_type, payload)
     first = plain(module.replay_session(log, "s"))
     messages = module.replay_session(log, "s")
-    messages[0]["content"] = "changed"
-    messages[1]["tool_calls"][0]["function"]["name"] = "changed"
-    messages[1]["tool_calls"].append("changed")
-    if isinstance(messages, list):
-        messages.append("changed")
+    changes = (
+        lambda: messages[0].__setitem__("content", "changed"),
+        lambda: messages[1]["tool_calls"][0]["function"].__setitem__("name", "changed"),
+        lambda: messages[1]["tool_calls"].append("changed"),
+        lambda: messages.append("changed"),
+    )
+    for change in changes:
+        # A replay frozen all the way down refuses every change, which is fine too.
+        with contextlib.suppress(TypeError, AttributeError):
+            change()
     again = plain(module.replay_session(log, "s"))
     return None if again == first else f"replay: after mutating a replay, replay gave {again}"
 

@@ -1,4 +1,4 @@
-"""One hand-written scenario per wrong file: each returns True when the broken behaviour shows.
+"""One hand-written scenario per mutant: each returns True when the broken behaviour shows.
 
 The scenarios are small on purpose: a reader can check by eye that each one really observes
 the clause its file claims to break, and the soundness test checks that none of them fires on
@@ -7,9 +7,12 @@ the reference solution or on any correct file.
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable
-from types import ModuleType
+from types import MappingProxyType, ModuleType
 from typing import Any
+
+from tests.implementations.clause_checks import plain
 
 Append = tuple[str, str, dict[str, Any]]
 
@@ -62,7 +65,7 @@ def _caller_change_leaks(nested: bool) -> Callable[[ModuleType], bool]:
             caller["meta"]["tags"].append("b")
         else:
             caller["content"] = "changed"
-        return dict(m.get_events_for_session(log, "s")[0].payload) != {
+        return plain(m.get_events_for_session(log, "s")[0].payload) != {
             "content": "hi",
             "meta": {"tags": ["a"]},
         }
@@ -73,17 +76,20 @@ def _caller_change_leaks(nested: bool) -> Callable[[ModuleType], bool]:
 def _reader_change_leaks(m: ModuleType) -> bool:
     log, (event,) = build(m, ("s", "user_message", {"content": "hi", "meta": {"tags": ["a"]}}))
     payload = event.payload
-    try:
-        payload["content"] = "changed"
-    except TypeError:
-        payload["meta"]["tags"].append("b")  # read-only at the top: try one level down
-    stored = m.get_events_for_session(log, "s")[0].payload
-    return stored["content"] != "hi" or stored["meta"]["tags"] != ["a"]
+    for change in (
+        lambda: payload.__setitem__("content", "changed"),
+        lambda: payload["meta"]["tags"].append("b"),  # read-only at the top: one level down
+    ):
+        with contextlib.suppress(Exception):
+            change()
+    stored = plain(m.get_events_for_session(log, "s")[0].payload)
+    return stored != {"content": "hi", "meta": {"tags": ["a"]}}
 
 
 def _replay_changes_after_mutation(m: ModuleType) -> bool:
     log, _ = build(m, user("s"))
-    m.replay_session(log, "s")[0]["content"] = "changed"
+    with contextlib.suppress(TypeError, AttributeError):  # frozen messages refuse the change
+        m.replay_session(log, "s")[0]["content"] = "changed"
     return m.replay_session(log, "s")[0]["content"] != "hi"
 
 
@@ -121,6 +127,59 @@ def _raises_non_value_error(m: ModuleType) -> bool:
     return False
 
 
+def refused(m: ModuleType, log: Any, *append: Any) -> bool:
+    """True if the append did not go through, whatever it raised."""
+    try:
+        m.append_event(log, *append)
+    except Exception:
+        return True
+    return False
+
+
+def _changed_after(
+    change: Callable[[Any], object], read: Callable[[ModuleType, Any], Any]
+) -> Callable[[ModuleType], bool]:
+    """A scenario: change what ``read`` returned for a one-event log, then read again."""
+
+    def scenario(m: ModuleType) -> bool:
+        log = log_of(m, user("s"))
+        before = list(read(m, log))
+        try:
+            change(read(m, log))
+        except Exception:
+            return False
+        return list(read(m, log)) != before
+
+    return scenario
+
+
+def _branch_overwrites(m: ModuleType) -> bool:
+    empty = m.create_event_log()
+    log, _ = m.append_event(empty, *user("a"))
+    m.append_event(empty, *user("b"))
+    return ids(m, log, "a") != [1]
+
+
+def _event_attribute_rewrites_history(m: ModuleType) -> bool:
+    log, (event,) = build(m, user("s"))
+    try:
+        event.event_id = 99
+    except Exception:
+        return False
+    return ids(m, log, "s") != [1]
+
+
+def _split_by_another_session(m: ModuleType) -> bool:
+    messages = replay(m, "s", call("s", "1"), user("t"), call("s", "2"))
+    return len(messages) != 1
+
+
+def _refused_session_listed(m: ModuleType) -> bool:
+    log = m.create_event_log()
+    refused(m, log, "z", "system", {"content": "hi"})
+    return list(m.list_sessions(log)) != []
+
+
 A, B, AB = user("a"), user("b"), user("ab")
 ONE_CALL = (call("s", "1"),)
 TWO_CALLS = (call("s", "1"), call("s", "2"))
@@ -128,52 +187,85 @@ CALL_AND_RESULT = (call("s", "1"), result("s", "1"))
 
 # fmt: off
 BROKEN_BEHAVIOUR: dict[str, Callable[[ModuleType], bool]] = {
-    "w01_ids_start_at_zero": lambda m: build(m, user("s"))[1][0].event_id != 1,
-    "w02_ids_per_session": lambda m: ids(m, log_of(m, A, B), "b") != [2],
-    "w03_id_burned_by_refused_append": _gap_after_refusal,
-    "w04_old_log_changed": _old_log_changes,
-    "w05_payload_by_reference": _caller_change_leaks(nested=False),
-    "w06_nested_extras_shallow": _caller_change_leaks(nested=True),
-    "w07_extra_keys_dropped": lambda m: "lang" not in build(
+    "ids_start_at_zero": lambda m: build(m, user("s"))[1][0].event_id != 1,
+    "ids_per_session": lambda m: ids(m, log_of(m, A, B), "b") != [2],
+    "id_burned_by_refused_append": _gap_after_refusal,
+    "old_log_changed": _old_log_changes,
+    "payload_by_reference": _caller_change_leaks(nested=False),
+    "nested_extras_shallow": _caller_change_leaks(nested=True),
+    "extra_keys_dropped": lambda m: "lang" not in build(
         m, ("s", "user_message", {"content": "hi", "lang": "en"}))[1][0].payload,
-    "w08_payload_shared_mutable": _reader_change_leaks,
-    "w09_payload_proxy_nested_leak": _reader_change_leaks,
-    "w10_after_id_inclusive": lambda m: ids(m, log_of(m, user("s"), user("s")), "s", 1) != [2],
-    "w11_after_id_as_position": lambda m: ids(
+    "payload_shared_mutable": _reader_change_leaks,
+    "payload_proxy_nested_leak": _reader_change_leaks,
+    "after_id_inclusive": lambda m: ids(m, log_of(m, user("s"), user("s")), "s", 1) != [2],
+    "after_id_as_position": lambda m: ids(
         m, log_of(m, A, B, A), "a", 2) != [3],
-    "w12_newest_first": lambda m: ids(m, log_of(m, user("s"), user("s")), "s") != [1, 2],
-    "w13_reads_match_session_prefix": lambda m: ids(m, log_of(m, A, AB), "a") != [1],
-    "w14_resume_ignored_for_some_sessions": lambda m: ids(
+    "newest_first": lambda m: ids(m, log_of(m, user("s"), user("s")), "s") != [1, 2],
+    "reads_match_session_prefix": lambda m: ids(m, log_of(m, A, AB), "a") != [1],
+    "resume_ignored_for_some_sessions": lambda m: ids(
         m, log_of(m, B, A, A), "a", 2) != [3],
-    "w15_sessions_sorted": lambda m: sessions(m, B, A) != ["b", "a"],
-    "w16_sessions_repeated": lambda m: sessions(m, A, A) != ["a"],
-    "w17_sessions_by_last_event": lambda m: sessions(m, A, B, A) != ["a", "b"],
-    "w18_replay_no_merge": lambda m: len(replay(m, "s", *TWO_CALLS)) != 1,
-    "w19_replay_merges_across_result": lambda m: len(
+    "sessions_sorted": lambda m: sessions(m, B, A) != ["b", "a"],
+    "sessions_repeated": lambda m: sessions(m, A, A) != ["a"],
+    "sessions_by_last_event": lambda m: sessions(m, A, B, A) != ["a", "b"],
+    "replay_no_merge": lambda m: len(replay(m, "s", *TWO_CALLS)) != 1,
+    "replay_merges_across_result": lambda m: len(
         replay(m, "s", *CALL_AND_RESULT, call("s", "2"))) != 3,
-    "w20_replay_calls_reversed": lambda m: [
+    "replay_calls_reversed": lambda m: [
         c["id"] for c in replay(m, "s", *TWO_CALLS)[0]["tool_calls"]] != ["1", "2"],
-    "w21_replay_camelcase_key": lambda m: "toolCallId" in replay(m, "s", *CALL_AND_RESULT)[1],
-    "w22_replay_tool_message_without_call_id": lambda m: "tool_call_id" not in replay(
+    "replay_camelcase_key": lambda m: "toolCallId" in replay(m, "s", *CALL_AND_RESULT)[1],
+    "replay_tool_message_without_call_id": lambda m: "tool_call_id" not in replay(
         m, "s", *CALL_AND_RESULT)[1],
-    "w23_replay_cached": _replay_changes_after_mutation,
-    "w24_replay_leaks_other_sessions": lambda m: len(
+    "replay_cached": _replay_changes_after_mutation,
+    "replay_leaks_other_sessions": lambda m: len(
         replay(m, "b", call("a", "1"), call("b", "1"), result("a", "1"))) != 1,
-    "w25_accepts_unknown_type": lambda m: accepted(m, log_of(m), "s", "thought", {}),
-    "w26_accepts_empty_session_id": lambda m: accepted(m, log_of(m), *user("")),
-    "w27_accepts_non_str_session_id": lambda m: accepted(m, log_of(m), 7, *user("s")[1:]),
-    "w28_accepts_missing_key": lambda m: accepted(m, log_of(m), "s", "user_message", {}),
-    "w29_accepts_non_str_content": lambda m: accepted(m, log_of(m), *user("s", 5)),
-    "w30_accepts_empty_call_id_or_name": lambda m: accepted(m, log_of(m), *call("s", "")),
-    "w31_accepts_reused_call_id": lambda m: accepted(m, log_of(m, *ONE_CALL), *call("s", "1")),
-    "w32_accepts_result_without_call": lambda m: accepted(m, log_of(m), *result("s", "1")),
-    "w33_accepts_second_result": lambda m: accepted(
+    "accepts_unknown_type": lambda m: accepted(m, log_of(m), "s", "thought", {}),
+    "accepts_empty_session_id": lambda m: accepted(m, log_of(m), *user("")),
+    "accepts_non_str_session_id": lambda m: accepted(m, log_of(m), 7, *user("s")[1:]),
+    "accepts_missing_key": lambda m: accepted(m, log_of(m), "s", "user_message", {}),
+    "accepts_non_str_content": lambda m: accepted(m, log_of(m), *user("s", 5)),
+    "accepts_empty_call_id_or_name": lambda m: accepted(m, log_of(m), *call("s", "")),
+    "accepts_reused_call_id": lambda m: accepted(m, log_of(m, *ONE_CALL), *call("s", "1")),
+    "accepts_result_without_call": lambda m: accepted(m, log_of(m), *result("s", "1")),
+    "accepts_second_result": lambda m: accepted(
         m, log_of(m, *CALL_AND_RESULT), *result("s", "1")),
-    "w34_call_ids_global": lambda m: not accepted(m, log_of(m, call("a", "1")), *call("b", "1")),
-    "w35_rejects_invalid_json_arguments": lambda m: not accepted(
+    "call_ids_global": lambda m: not accepted(m, log_of(m, call("a", "1")), *call("b", "1")),
+    "rejects_invalid_json_arguments": lambda m: not accepted(
         m, log_of(m), *call("s", "1", arguments="{not json")),
-    "w36_type_error_for_non_mapping": _raises_non_value_error,
-    "w37_appends_before_raising": _appended_despite_refusal,
-    "w38_rejects_empty_content": lambda m: not accepted(m, log_of(m), *user("s", "")),
+    "type_error_for_non_mapping": _raises_non_value_error,
+    "appends_before_raising": _appended_despite_refusal,
+    "rejects_empty_content": lambda m: not accepted(m, log_of(m), *user("s", "")),
+    "tool_call_message_with_empty_content": lambda m: replay(m, "s", *ONE_CALL)[0]["content"] == "",
+    "runs_split_by_other_sessions_events": _split_by_another_session,
+    "answered_call_id_reusable": lambda m: accepted(
+        m, log_of(m, *CALL_AND_RESULT), *call("s", "1")),
+    "results_counted_across_sessions": lambda m: not accepted(
+        m, log_of(m, call("b", "1"), result("b", "1")), *call("a", "1")),
+    "negative_after_id_reads_nothing": lambda m: ids(m, log_of(m, user("s")), "s", -1) != [1],
+    "session_ids_compared_without_case": lambda m: ids(m, log_of(m, user("A")), "a") != [],
+    "sessions_listed_without_case": lambda m: sessions(m, user("A"), user("a")) != ["A", "a"],
+    "payload_values_copied_one_level": _caller_change_leaks(nested=True),
+    "branches_share_one_list": _branch_overwrites,
+    "reads_hand_out_the_logs_list": _changed_after(
+        lambda read: read.clear(), lambda m, log: m.get_events_for_session(log, "s")),
+    "sessions_list_kept_in_the_log": _changed_after(
+        lambda listed: listed.append("x"), lambda m, log: m.list_sessions(log)),
+    "events_are_mutable": _event_attribute_rewrites_history,
+    "refuses_payloads_that_are_not_dicts": lambda m: refused(
+        m, log_of(m), "s", "user_message", MappingProxyType({"content": "hi"})),
+    "deep_copies_a_mapping_proxy": lambda m: refused(
+        m, log_of(m), "s", "user_message", MappingProxyType({"content": "hi"})),
+    "pair_returned_as_a_triple": lambda m: len(
+        m.append_event(m.create_event_log(), *user("s"))) != 2,
+    "payload_attribute_renamed": lambda m: not hasattr(build(m, user("s"))[1][0], "payload"),
+    "refuses_extra_payload_keys": lambda m: refused(
+        m, log_of(m), "s", "user_message", {"content": "hi", "lang": "en"}),
+    "refuses_a_result_after_other_events": lambda m: refused(
+        m, log_of(m, call("s", "1"), user("s")), *result("s", "1")),
+    "refuses_unusual_session_ids": lambda m: refused(m, log_of(m), *user(" ")),
+    "refuses_non_ascii_content": lambda m: refused(m, log_of(m), *user("s", "é")),
+    "refuses_repeated_user_messages": lambda m: refused(m, log_of(m, user("s")), *user("s")),
+    "refused_session_still_listed": _refused_session_listed,
+    "arguments_reserialised": lambda m: build(m, call("s", "1", '{"b": 2,  "a": 1}'))[1][0]
+    .payload["arguments"] != '{"b": 2,  "a": 1}',
 }
 # fmt: on

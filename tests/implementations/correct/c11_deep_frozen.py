@@ -1,6 +1,7 @@
-"""Reads keep events with event_id >= after_event_id, so resuming repeats the last event seen.
+"""Payloads and replayed messages are frozen all the way down: read-only mappings and tuples.
 
-A copy of correct/c07_tuple_log.py with that one change.
+Nothing a reader gets can be changed at all, at any depth: a ``types.MappingProxyType`` over
+dicts that are themselves frozen, and tuples where lists were.
 """
 
 from __future__ import annotations
@@ -8,10 +9,8 @@ from __future__ import annotations
 import copy
 from collections.abc import Mapping
 from dataclasses import dataclass
+from types import MappingProxyType
 from typing import Any
-
-BREAKS_TASK = "read_and_resume"
-BASED_ON = "c07_tuple_log"
 
 NEEDS = {
     "user_message": {"content": str},
@@ -30,8 +29,17 @@ class Event:
     payload_items: tuple[tuple[str, Any], ...]
 
     @property
-    def payload(self) -> dict[str, Any]:
-        return {key: copy.deepcopy(value) for key, value in self.payload_items}
+    def payload(self) -> Mapping[str, Any]:
+        return freeze(dict(self.payload_items))
+
+
+def freeze(value: Any) -> Any:
+    """A read-only copy of ``value``: dicts become read-only mappings, lists tuples."""
+    if isinstance(value, Mapping):
+        return MappingProxyType({key: freeze(item) for key, item in value.items()})
+    if isinstance(value, list | tuple):
+        return tuple(freeze(item) for item in value)
+    return value
 
 
 EventLog = tuple[Event, ...]
@@ -86,7 +94,7 @@ def get_events_for_session(
     log: EventLog, session_id: str, after_event_id: int = 0
 ) -> tuple[Event, ...]:
     """Return the session's events with ``event_id > after_event_id``, oldest first."""
-    return tuple(e for e in log if e.session_id == session_id and e.event_id >= after_event_id)
+    return tuple(e for e in log if e.session_id == session_id and e.event_id > after_event_id)
 
 
 def list_sessions(log: EventLog) -> tuple[str, ...]:
@@ -114,4 +122,4 @@ def replay_session(log: EventLog, session_id: str) -> tuple[dict[str, Any], ...]
         else:
             messages.append({"role": "assistant", "content": p["content"]})
         previous = event.type
-    return tuple(messages)
+    return tuple(freeze(message) for message in messages)

@@ -1,1 +1,0 @@
-"""Implementations with exactly one clause broken: the grader must fail the named task."""
