@@ -169,6 +169,10 @@ def _bwrap_prefix(hidden: tuple[Path, ...]) -> list[str]:
     if os.getuid() != 0:
         prefix += ["--unshare-user", "--disable-userns", "--cap-drop", "ALL"]
     for tree in _python_trees():
+        # Run as root, bubblewrap creates missing parent folders (/root, for a pyenv
+        # Python) with mode 0700, which the child's own uid could not enter.
+        for parent in reversed(Path(tree).parents[:-1]):
+            prefix += ["--perms", "0755", "--dir", str(parent)]
         prefix += ["--ro-bind-try", tree, tree]
     for folder in _hidden_folders(hidden):
         prefix += ["--tmpfs", folder]
