@@ -124,11 +124,14 @@ class Trial:
         """Send ``request``; a child that does not answer in time, dies or breaks the protocol
         fails ``sentence`` with the call it was making."""
         try:
-            return self.learner.ask(request)
+            answer = self.learner.ask(request)
         except TaskOverrun:
             raise StopProperty(self._overrun()) from None
         except ChildFailure as failure:
             self._child_failed(sentence, code, failure)
+        if "too_large" in answer:
+            self.fail(sentence, code, [messages.ANSWER_TOO_LARGE])
+        return answer
 
     def batch(self, sentence: str, code: str, requests: list[dict[str, Any]]) -> list[Any]:
         """Send several requests as one; return their answers, one each, in order.

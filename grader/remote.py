@@ -8,6 +8,7 @@ questions with :meth:`Learner.ask`; verdicts are never its business.
 
 from __future__ import annotations
 
+import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -22,13 +23,13 @@ from grader.sandbox.child import Child, ChildFailure, Limits
 DEFAULT_EXAMPLE_SECONDS = 5.0
 #: Seconds one whole task may take, by default: far above what any fair implementation needs.
 DEFAULT_TASK_SECONDS = 30.0
-#: Seconds the import of the submission may take.
-IMPORT_SECONDS = 10.0
+#: Seconds the import of the submission may take, unless the runner says otherwise.
+IMPORT_SECONDS = 7.0
 
 
 class LoadFailure(Exception):
     """The submission did not load; ``str()`` is the message, ``kind`` says why for batches:
-    ``import_error``, ``timed_out``, ``crashed`` or ``memory_exceeded``."""
+    ``import_error``, ``timed_out``, ``crashed``, ``memory_exceeded`` or ``protocol_error``."""
 
     def __init__(self, text: str, kind: str) -> None:
         super().__init__(text)
@@ -122,6 +123,8 @@ class Learner:
         if failure.kind == "timed_out":
             text = messages.LOAD_TIMED_OUT.format(seconds=self.clock.load)
             return LoadFailure(text, "timed_out")
+        if failure.kind == "broken":
+            return LoadFailure(messages.LOAD_BROKE, "protocol_error")
         return LoadFailure(messages.LOAD_DIED.format(code=failure.code), "crashed")
 
     def start_task(self) -> None:
@@ -194,6 +197,9 @@ def _load_error_text(details: dict[str, Any]) -> tuple[str, str]:
         return messages.LOAD_MEMORY, "memory_exceeded"
     if kind == "missing":
         return messages.LOAD_MISSING.format(names=", ".join(details["names"])), "import_error"
+    module = str(details.get("module") or "")
+    if module and module.split(".")[0] not in sys.stdlib_module_names:
+        return messages.LOAD_NOT_STDLIB.format(module=module), "import_error"
     text = messages.LOAD_RAISED.format(kind=details.get("type"), message=details.get("message"))
     if details.get("where"):
         text += f" ({details['where']})"

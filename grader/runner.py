@@ -30,6 +30,8 @@ from grader.sandbox.child import Limits
 from grader.tasks import Task
 
 DEFAULT_TIME_LIMIT = DEFAULT_EXAMPLE_SECONDS
+#: Seconds a fresh child may take to start, on top of its import's time limit.
+STARTUP_SECONDS = 2.0
 
 
 def run(
@@ -59,7 +61,8 @@ def run(
         log: where the child's stray output goes.
         hidden: folders the sandbox must hide besides the usual ones.
         label: how the report names the target (default: ``spec``).
-        load_seconds: seconds the import of the submission may take.
+        load_seconds: seconds the import of the submission may take (default: the start of
+            an interpreter plus ``time_limit``).
     """
     chosen = backends.choose(isolation)
     max_score = sum(task.points for task in tasks)
@@ -68,9 +71,9 @@ def run(
         source = dataclasses.replace(workspace.resolve(spec), label=name)
     except workspace.TargetError as error:
         return Report(name, (), str(error), max_score, "import_error", chosen)
-    clock = Clock(time_limit, task_time_limit, overall_seconds)
-    if load_seconds is not None:
-        clock.load = load_seconds
+    # Importing gets the time of one example, plus the start of a fresh interpreter.
+    load = STARTUP_SECONDS + time_limit if load_seconds is None else load_seconds
+    clock = Clock(time_limit, task_time_limit, overall_seconds, load)
     learner = Learner(source, chosen, clock, limits or Limits(), log, hidden)
     try:
         learner.open()

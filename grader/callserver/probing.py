@@ -58,17 +58,18 @@ def scribble(
 
 
 def _targets(root: Any, modes: set[str]) -> list[tuple[Path, str]]:
+    """What to change, innermost first: events' attributes, then the containers."""
     targets: list[tuple[Path, str]] = []
-    if "deep" in modes:
-        targets += [(path, "items") for path in _container_paths(root, ())]
-    elif "shallow" in modes and _keys(root) is not None:
-        targets.append(((), "items"))
     if "attributes" in modes:
         if looks_like_event(root):
             targets.append(((), "attributes"))
         elif isinstance(root, list | tuple):
             items = [("i", index) for index, item in enumerate(root) if looks_like_event(item)]
             targets += [((step,), "attributes") for step in items]
+    if "deep" in modes:
+        targets += [(path, "items") for path in _container_paths(root, ())]
+    elif "shallow" in modes and _keys(root) is not None:
+        targets.append(((), "items"))
     return targets
 
 

@@ -55,10 +55,12 @@ class Server:
         self._nested = 0
 
     def send(self, answer: dict[str, Any]) -> None:
-        line = json.dumps(answer, ensure_ascii=False, allow_nan=False).encode("utf-8")
-        if len(line) > MAX_ANSWER:
-            line = json.dumps({"id": answer.get("id"), "too_large": len(line)}).encode()
-        self._write(line + b"\n")
+        self._write(_capped(answer) + b"\n")
+
+    def send_part(self, answer: dict[str, Any]) -> None:
+        """One answer of a batch, on its own line (capped by itself, keeping its place)."""
+        head = b'{"id": ' + json.dumps(self._request_id).encode() + b', "part": '
+        self._write(head + _capped(answer) + b"}\n")
 
     def handle_line(self, line: bytes) -> None:
         request = json.loads(line)
@@ -91,7 +93,7 @@ class Server:
     def stream(self, requests: list[dict[str, Any]]) -> dict[str, Any]:
         """Answer each request on its own line as soon as it is done, then say the batch is."""
         for request in requests:
-            self.send({"id": self._request_id, "part": self.perform(request)})
+            self.send_part(self.perform(request))
         return {"done": len(requests)}
 
     def nested(self, requests: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -183,6 +185,14 @@ class Server:
         finally:
             self._nested -= 1
         return steps
+
+
+def _capped(answer: dict[str, Any]) -> bytes:
+    """The answer as JSON, or a note of its size when it is too large to send."""
+    line = json.dumps(answer, ensure_ascii=False, allow_nan=False).encode("utf-8")
+    if len(line) <= MAX_ANSWER:
+        return line
+    return json.dumps({"id": answer.get("id"), "too_large": len(line)}).encode()
 
 
 def _is_value_error(error: Exception) -> bool:
