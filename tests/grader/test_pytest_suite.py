@@ -5,8 +5,11 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+from pathlib import Path
 
-from tests.grader.conftest import CLI_TIMEOUT, CORPUS, KIT_ROOT
+from tests.grader.conftest import CLI_TIMEOUT, KIT_ROOT
+from tests.implementations.corpus import write_mutant
+from tests.implementations.mutants import MUTANTS
 
 
 def run_suite(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
@@ -27,9 +30,14 @@ def test_the_target_option_selects_what_the_suite_grades() -> None:
     assert "2 passed" in finished.stdout
 
 
-def test_the_environment_variable_is_the_fallback_and_failures_show_the_counterexample() -> None:
-    wrong = CORPUS / "wrong" / "w15_sessions_sorted.py"
-    finished = run_suite("-k", "list_sessions", env={"GRADER_TARGET": str(wrong)})
+def test_the_environment_variable_is_the_fallback_and_failures_show_the_counterexample(
+    tmp_path: Path,
+) -> None:
+    (mutant,) = [m for m in MUTANTS if m.name == "sessions_sorted"]
+    wrong = write_mutant(mutant, tmp_path)
+    finished = run_suite(
+        "-k", "list_sessions", "-rN", "--tb=line", env={"GRADER_TARGET": str(wrong)}
+    )
     assert finished.returncode == 1
     assert "list_sessions(log" in finished.stdout
     assert "Broken property:" in finished.stdout

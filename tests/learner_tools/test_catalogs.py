@@ -11,15 +11,15 @@ import pytest
 from babel.messages.pofile import read_po
 
 from grader import i18n, messages
-from grader.batch import STATUSES
 from grader.release.proofs import FAILED, PASSED, SKIPPED
+from grader.sandbox.backends import BWRAP, NONE, UID
 
 GRADER_DIR = Path(i18n.__file__).resolve().parents[1]
 
 # Ids the code builds at run time, so the source scan below cannot see them, and every id
 # the grader's messages module names (task names, property sentences, statuses, hints, ...).
 BUILT_IDS = (
-    {f"batch.ungraded.{status}" for status in STATUSES if status != "graded"}
+    {f"batch.isolation.{isolation}" for isolation in (BWRAP, UID, NONE)}
     | {f"release.outcome.{outcome}" for outcome in (PASSED, FAILED, SKIPPED)}
     | messages.all_message_ids()
 )
@@ -108,3 +108,29 @@ def test_every_sentence_the_messages_module_names_reads_from_the_catalog(languag
     assert [
         name for name, sentence in sentences.items() if sentence in messages.SENTENCE_IDS.values()
     ] == []
+
+
+def test_every_message_in_the_catalog_is_used_somewhere() -> None:
+    # A sentence nobody shows is dead weight for translators, and usually a forgotten rename.
+    unused = set(po_messages("en")) - literal_message_ids() - BUILT_IDS - indirect_ids()
+    assert unused == set()
+
+
+def test_every_sentence_the_messages_module_names_is_used_by_the_grader() -> None:
+    code = "\n".join(
+        path.read_text(encoding="utf-8")
+        for path in GRADER_DIR.rglob("*.py")
+        if path.name != "messages.py"
+    )
+    unused = [name for name in messages.SENTENCE_IDS if f"messages.{name}" not in code]
+    assert unused == []
+
+
+def indirect_ids() -> set[str]:
+    """Ids the code names as string constants that are passed to ``text`` later."""
+    found = set()
+    for path in GRADER_DIR.rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Constant) and isinstance(node.value, str):
+                found.add(node.value)
+    return found

@@ -1,63 +1,60 @@
-"""Which files and folders of a submissions folder count as submissions."""
+"""Which entries of a submissions folder count as submissions, and how each is copied first."""
 
 from __future__ import annotations
 
-from grader.batch.discovery import Submission, find_submissions, install_submission
+from pathlib import Path
+
+from grader.batch.discovery import Submission, stage
 
 
-def test_each_python_file_and_each_folder_is_one_submission(tmp_path):
-    (tmp_path / "alice.py").write_text("x = 1\n")
-    (tmp_path / "bob").mkdir()
-    (tmp_path / "bob" / "work.py").write_text("x = 2\n")
-    (tmp_path / "notes.txt").write_text("not code\n")
-    (tmp_path / ".hidden.py").write_text("x = 3\n")
-    assert find_submissions(tmp_path) == [
-        Submission("alice", tmp_path / "alice.py"),
-        Submission("bob", tmp_path / "bob" / "work.py"),
+def folders(tmp_path: Path) -> tuple[Path, Path]:
+    root, staging = tmp_path / "in", tmp_path / "staged"
+    root.mkdir()
+    staging.mkdir()
+    return root, staging
+
+
+def test_each_python_file_and_each_folder_is_one_submission(tmp_path: Path) -> None:
+    root, staging = folders(tmp_path)
+    (root / "bob").mkdir()
+    (root / "alice.py").write_text("x = 1\n")
+    (root / "bob" / "work.py").write_text("x = 2\n")
+    (root / "notes.txt").write_text("not code\n")
+    (root / ".hidden.py").write_text("x = 3\n")
+    assert stage(root, staging) == [
+        Submission("alice", staging / "alice" / "alice.py"),
+        Submission("bob", staging / "bob"),
     ]
+    assert (staging / "bob" / "work.py").read_text() == "x = 2\n"
 
 
-def test_a_folder_that_is_a_package_is_submitted_whole(tmp_path):
-    package = tmp_path / "carol"
-    package.mkdir()
-    (package / "__init__.py").write_text("")
-    (package / "event_log.py").write_text("")
-    assert find_submissions(tmp_path) == [Submission("carol", package)]
+def test_a_folder_without_a_single_candidate_is_a_submission_without_code(
+    tmp_path: Path,
+) -> None:
+    root, staging = folders(tmp_path)
+    (root / "erin").mkdir()
+    (root / "frank").mkdir()
+    (root / "erin" / "one.py").write_text("")
+    (root / "erin" / "two.py").write_text("")
+    assert stage(root, staging) == [Submission("erin", None), Submission("frank", None)]
 
 
-def test_a_folder_holding_one_package_submits_that_package(tmp_path):
-    package = tmp_path / "dave" / "exercises"
-    package.mkdir(parents=True)
-    (package / "__init__.py").write_text("")
-    assert find_submissions(tmp_path) == [Submission("dave", package)]
+def test_a_link_is_never_followed_into_a_classmate_s_work(tmp_path: Path) -> None:
+    root, staging = folders(tmp_path)
+    (root / "mallory").mkdir()
+    (root / "alice.py").write_text("SECRET = 1\n")
+    (root / "copycat.py").symlink_to(root / "alice.py")
+    (root / "mallory" / "work.py").symlink_to(root / "alice.py")
+    submissions = {s.id: s for s in stage(root, staging)}
+    assert submissions["copycat"].copy is None
+    assert submissions["mallory"].copy is None
+    assert not list((staging / "mallory").rglob("*.py"))
 
 
-def test_a_folder_without_a_single_candidate_is_a_submission_without_code(tmp_path):
-    (tmp_path / "erin").mkdir()
-    (tmp_path / "erin" / "one.py").write_text("")
-    (tmp_path / "erin" / "two.py").write_text("")
-    (tmp_path / "frank").mkdir()
-    assert find_submissions(tmp_path) == [Submission("erin", None), Submission("frank", None)]
-
-
-def test_a_file_is_installed_as_the_exercises_module(tmp_path):
-    source = tmp_path / "alice.py"
-    source.write_text("ANSWER = 42\n")
-    sandbox = tmp_path / "sandbox"
-    sandbox.mkdir()
-    install_submission(source, sandbox)
-    assert (sandbox / "exercises.py").read_text() == "ANSWER = 42\n"
-
-
-def test_a_package_is_installed_as_the_exercises_package(tmp_path):
-    package = tmp_path / "carol"
-    package.mkdir()
-    (package / "__init__.py").write_text("from exercises.inner import ANSWER\n")
-    (package / "inner.py").write_text("ANSWER = 42\n")
-    sandbox = tmp_path / "sandbox"
-    sandbox.mkdir()
-    install_submission(package, sandbox)
-    assert sorted(path.name for path in (sandbox / "exercises").iterdir()) == [
-        "__init__.py",
-        "inner.py",
-    ]
+def test_a_submission_too_large_to_copy_is_refused_with_the_reason(tmp_path: Path) -> None:
+    root, staging = folders(tmp_path)
+    (root / "huge").mkdir()
+    (root / "huge" / "__init__.py").write_text("")
+    (root / "huge" / "blob.py").write_bytes(b"#" * (21 * 2**20))
+    (submission,) = stage(root, staging)
+    assert submission.copy is None and "too large" in (submission.error or "")

@@ -60,7 +60,13 @@ def test_the_json_results_keep_their_codes_in_every_language(tmp_path):
     results = tmp_path / "results.json"
     run_grader("--task", "replay", "--json", str(results), "--lang", "zh")
     (test,) = json.loads(results.read_text(encoding="utf-8"))["tests"]
-    assert (test["status"], test["extra_data"]["grader_status"]) == ("fail", "not implemented yet")
+    assert test["status"] == "fail"
+    run_grader("--task", "4", "--json", str(results), "--lang", "zh", "--format", "gradescope")
+    (test,) = json.loads(results.read_text(encoding="utf-8"))["tests"]
+    assert (test["status"], test["extra_data"]["grader_status"]) == (
+        "failed",
+        "not implemented yet",
+    )
 
 
 def test_each_hint_request_reveals_one_more_hint_up_to_the_strongest(tmp_path):

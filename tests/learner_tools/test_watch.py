@@ -18,6 +18,10 @@ class Outcome:
     status: str
     hints: tuple[str, ...] = ()
 
+    @property
+    def hint(self) -> str | None:
+        return self.hints[0] if self.hints else None
+
 
 RESULTS = [
     Outcome("first", 1, "First task", PASSED),
