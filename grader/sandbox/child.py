@@ -24,6 +24,10 @@ from grader.sandbox.workspace import Workspace
 
 #: The largest answer line read from a child; a longer one ends the child.
 MAX_ANSWER_BYTES = 8 * 1024 * 1024
+#: The most a child may send in answer to one request, every line together.
+MAX_REQUEST_BYTES = 64 * 1024 * 1024
+#: The longest "doing" note kept (the code of one call).
+_MAX_DOING = 2000
 _READ_CHUNK = 1 << 16
 
 
@@ -91,7 +95,8 @@ class Child:
     hidden: tuple[Path, ...] = ()
     _process: subprocess.Popen[bytes] | None = field(default=None, init=False)
     _uid: int | None = field(default=None, init=False)
-    _buffer: bytes = field(default=b"", init=False)
+    _buffer: bytearray = field(default_factory=bytearray, init=False)
+    _received: int = field(default=0, init=False)
     _next_id: int = field(default=0, init=False)
 
     @property
@@ -130,7 +135,8 @@ class Child:
                 env=backends.child_environment(home),
                 start_new_session=True,
             )
-        self._buffer = b""
+        self._buffer = bytearray()
+        self._received = 0
         return self._read(deadline, None)
 
     def _target_config(self) -> dict[str, Any]:
@@ -164,8 +170,10 @@ class Child:
             process.stdin.flush()
         except OSError:
             raise self._fail("died", None) from None
+        expected_parts = len(message.get("requests", ())) if message.get("op") == "batch" else 0
         doing: str | None = None
         parts: list[Any] = []
+        self._received = 0
         while True:
             try:
                 answer = self._read(deadline, doing)
@@ -175,21 +183,26 @@ class Child:
             if answer.get("id") != self._next_id:
                 raise self._fail("broken", doing)
             if "doing" in answer and len(answer) == 2:
-                doing = str(answer["doing"])
-            elif "part" in answer and len(answer) == 2:
+                doing = str(answer["doing"])[:_MAX_DOING]
+            elif "part" in answer and len(answer) == 2 and len(parts) < expected_parts:
                 parts.append(answer["part"])
-            elif "done" in answer:
+            elif "done" in answer and len(answer) == 2:
                 return {"batch": parts}
-            else:
+            elif not {"doing", "part", "done"} & set(answer):
                 answer.pop("id")
                 return answer
+            else:
+                raise self._fail("broken", doing)
 
     def _read(self, deadline: float, doing: str | None) -> dict[str, Any]:
+        """One line of JSON from the child: within the deadline, the size caps, the syntax."""
         process = self._process
         assert process is not None and process.stdout is not None
         stream: IO[bytes] = process.stdout
-        while b"\n" not in self._buffer:
-            if len(self._buffer) > MAX_ANSWER_BYTES:
+        searched = 0
+        while (newline := self._buffer.find(b"\n", searched)) < 0:
+            searched = len(self._buffer)
+            if searched > MAX_ANSWER_BYTES or self._received > MAX_REQUEST_BYTES:
                 raise self._fail("broken", doing)
             remaining = deadline - time.monotonic()
             if remaining <= 0 or not select.select([stream], [], [], remaining)[0]:
@@ -197,13 +210,15 @@ class Child:
             chunk = os.read(stream.fileno(), _READ_CHUNK)
             if not chunk:
                 raise self._fail("died", doing)
+            self._received += len(chunk)
             self._buffer += chunk
-        line, _, self._buffer = self._buffer.partition(b"\n")
+        line = bytes(self._buffer[:newline])
+        del self._buffer[: newline + 1]
         if len(line) > MAX_ANSWER_BYTES:
             raise self._fail("broken", doing)
         try:
             answer = json.loads(line)
-        except ValueError:
+        except (ValueError, RecursionError):  # not JSON, or nested too deep to parse
             raise self._fail("broken", doing) from None
         if not isinstance(answer, dict):
             raise self._fail("broken", doing)

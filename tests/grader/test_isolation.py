@@ -111,3 +111,16 @@ def test_an_import_that_never_finishes_is_a_load_error(
     finished = run_grader("--target", str(path), "--time-limit", "1")
     assert finished.returncode == 2
     assert "Importing it did not finish within 3 seconds." in finished.stdout
+
+
+def test_a_submission_may_import_any_module_of_the_standard_library_when_it_likes(
+    write_target: Callable[[str, str], Path],
+) -> None:
+    # Imported inside a call, after the child has dropped to its own uid: every folder of the
+    # standard library must still be readable there.
+    lazy = (
+        "    import ctypes, decimal, fractions, sqlite3, zoneinfo  # noqa: F401\n"
+        "    return tuple(dict.fromkeys(e.session_id for e in log))\n"
+    )
+    finished = run_grader("--target", str(write_target("lazy.py", with_list_sessions(lazy))))
+    assert finished.returncode == 0, finished.stdout
