@@ -16,7 +16,7 @@ With bubblewrap (``bwrap``, Debian/Ubuntu package ``bubblewrap``) the child gets
   cap only bites for another uid); started as a user, a user namespace maps that user and
   every capability is dropped;
 * limits on memory, processes, open files, file size and CPU time, set by the call server on
-  itself before it imports the submission (see :func:`grader.callserver.server.set_limits`).
+  itself before it imports the submission (see :func:`grader.callserver.startup.set_limits`).
 
 Where bubblewrap cannot run but the grader is root (a Gradescope container, a Docker image
 without user namespaces), ``uid`` isolation runs the child as a uid of its own: it cannot
@@ -62,7 +62,7 @@ SYSTEM_TREES = ("/usr", "/lib", "/lib64", "/lib32", "/libx32", "/bin", "/sbin")
 #: PYTHONHASHSEED: a fixed seed keeps set order, and so a grade, the same on every run.
 BOOT = (
     "import sys; sys.path.insert(0, sys.argv[1]); "
-    f"from {RUNTIME_PACKAGE}.server import main; del sys.path[0]; main(sys.argv[2])"
+    f"from {RUNTIME_PACKAGE}.startup import main; del sys.path[0]; main(sys.argv[2])"
 )
 
 
