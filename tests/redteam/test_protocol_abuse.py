@@ -46,7 +46,7 @@ def hostile_child(tmp_path: Path, body: str) -> Child:
     package.mkdir(parents=True)
     (package / "__init__.py").write_text("")
     main = READY + body + "import time\ntime.sleep(60)\n"
-    (package / "server.py").write_text("def main(config):\n" + textwrap.indent(main, "    "))
+    (package / "startup.py").write_text("def main(config):\n" + textwrap.indent(main, "    "))
     (tmp_path / "submission").mkdir()
     (tmp_path / "scratch").mkdir()
     source = Source("hostile", tmp_path / "submission", "exercises")
