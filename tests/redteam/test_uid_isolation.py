@@ -28,21 +28,31 @@ except OSError:
 if os.fork() == 0:
     os.setsid()
     if os.fork() == 0:
-        open("/proc/self/comm", "w").write({marker!r})
-        time.sleep(60)
-        os._exit(0)
+        try:
+            os.closerange(0, 256)  # let go of the grader's pipes: a quiet daemon
+            try:
+                open("/proc/self/comm", "w").write({marker!r})
+            except OSError:
+                pass  # after setuid the process is not dumpable: /proc/self is root's
+            time.sleep(60)
+        finally:
+            os._exit(0)
     os._exit(0)
 """
 
 
 def survivors() -> list[str]:
+    """Live processes of the sandbox's uids (zombies are already dead)."""
     found = []
     for pid in filter(str.isdigit, os.listdir("/proc")):
         try:
-            if MARKER in Path(f"/proc/{pid}/comm").read_text():
-                found.append(pid)
+            status = Path(f"/proc/{pid}/status").read_text()
         except OSError:
             continue
+        uid = int(status.split("Uid:")[1].split()[0])
+        dead = "State:\tZ" in status
+        if (uid >= backends.UID_RANGE[0] or MARKER in status) and not dead:
+            found.append(pid)
     return found
 
 
