@@ -1,4 +1,5 @@
-"""Opening a connection the way the store needs it, and running a write as one transaction.
+"""Opening a connection the way the store needs it, running a write as one transaction, and
+saying in the store's own words what SQLite could not do.
 
 Every pragma below is set on purpose, on every connection: SQLite keeps most settings per
 connection, not per file, so a connection opened without them silently runs without them.
@@ -11,11 +12,14 @@ import sqlite3
 from collections.abc import Iterator
 from contextlib import contextmanager
 from importlib import resources
-from typing import Literal
+from typing import Final, Literal
 
-from sqlite_demo.errors import ConstraintViolationError, StorageError, StoreError
+from eventlog import ConstraintViolationError, StorageError, StorageReason, StoreError
 
 Synchronous = Literal["NORMAL", "FULL"]
+
+#: The number of ``schema.sql``'s design, kept in the file as ``PRAGMA user_version``.
+SCHEMA_VERSION: Final = 1
 
 
 def open_connection(
@@ -92,25 +96,43 @@ def _apply_pragmas(
 
 
 def apply_schema(connection: sqlite3.Connection) -> None:
-    """Create the tables, indexes and triggers of ``schema.sql`` that do not exist yet.
+    """Create the tables, indexes and triggers of ``schema.sql`` in a new database.
+
+    A database already at :data:`SCHEMA_VERSION` is left as it is, without a write.
 
     Raises:
+        StoreError: the file holds tables of an older, incompatible version of the schema.
         StorageError, ConstraintViolationError: SQLite refused the script; nothing is applied.
     """
-    schema = resources.files("sqlite_demo").joinpath("schema.sql").read_text(encoding="utf-8")
-    # executescript() runs statements as written, so the transaction goes in the script: all
-    # or nothing, and IMMEDIATE so two processes opening a new file at once take turns.
     with translate_sqlite_errors():
+        version = connection.execute("PRAGMA user_version").fetchone()[0]
+        if version == SCHEMA_VERSION:
+            return
+        _refuse_an_older_schema(connection, version)
+        schema = resources.files("sqlite_demo").joinpath("schema.sql").read_text("utf-8")
+        script = f"{schema}\nPRAGMA user_version = {SCHEMA_VERSION};"
+        # executescript() runs statements as written, so the transaction goes in the script:
+        # all or nothing, and IMMEDIATE so two processes creating one file take turns.
         try:
-            connection.executescript(f"BEGIN IMMEDIATE;\n{schema}\nCOMMIT;")
+            connection.executescript(f"BEGIN IMMEDIATE;\n{script}\nCOMMIT;")
         except BaseException:
             if connection.in_transaction:
                 connection.execute("ROLLBACK")
             raise
 
 
-@contextmanager
-def write_transaction(connection: sqlite3.Connection) -> Iterator[sqlite3.Connection]:
+def _refuse_an_older_schema(connection: sqlite3.Connection, version: int) -> None:
+    has_events = connection.execute(
+        "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'events'"
+    ).fetchone()
+    if has_events or version > SCHEMA_VERSION:
+        raise StoreError(
+            f"the database holds schema version {version}, and this kit reads version"
+            f" {SCHEMA_VERSION}; back it up and start a new file (or use the kit that wrote it)"
+        )
+
+
+class write_transaction:  # lower case: used like a function, with write_transaction(c): ...
     """Run the body as one ``BEGIN IMMEDIATE`` ... ``COMMIT``; any exception rolls it all back.
 
     Why IMMEDIATE: a plain (deferred) BEGIN starts as a reader and asks for the write lock at
@@ -120,21 +142,43 @@ def write_transaction(connection: sqlite3.Connection) -> Iterator[sqlite3.Connec
     BEGIN, before anything is read, so whatever we read stays true until COMMIT, and a
     second writer simply waits its turn (up to busy_timeout) at its own BEGIN.
 
+    A class rather than a ``@contextmanager`` generator: it runs at every append, and a plain
+    ``__enter__``/``__exit__`` pair costs a fraction of a generator's machinery.
+
     Raises:
-        StoreError: translated from SQLite's errors. Other exceptions from the body are
-        re-raised unchanged after the rollback.
+        StoreError: translated from SQLite's errors (see :func:`translate_sqlite_errors`).
+        Other exceptions from the body are re-raised unchanged after the rollback.
     """
-    with translate_sqlite_errors():
-        connection.execute("BEGIN IMMEDIATE")
+
+    __slots__ = ("_connection",)
+
+    def __init__(self, connection: sqlite3.Connection) -> None:
+        self._connection = connection
+
+    def __enter__(self) -> sqlite3.Connection:
         try:
-            yield connection
-            connection.execute("COMMIT")
-        except BaseException:
-            # Some errors (disk full, I/O) make SQLite roll back on its own; then there is
-            # nothing left to roll back.
+            self._connection.execute("BEGIN IMMEDIATE")
+        except sqlite3.Error as error:
+            raise _translated(error) from error
+        return self._connection
+
+    def __exit__(
+        self, kind: type[BaseException] | None, error: BaseException | None, _: object
+    ) -> None:
+        connection = self._connection
+        try:
+            if error is None:
+                connection.execute("COMMIT")
+            elif connection.in_transaction:
+                # Some errors (disk full, I/O) make SQLite roll back on its own; then there
+                # is nothing left to roll back.
+                connection.execute("ROLLBACK")
+        except sqlite3.Error as failure:
             if connection.in_transaction:
                 connection.execute("ROLLBACK")
-            raise
+            raise _translated(failure) from failure
+        if isinstance(error, sqlite3.Error):
+            raise _translated(error) from error
 
 
 @contextmanager
@@ -143,14 +187,39 @@ def translate_sqlite_errors() -> Iterator[None]:
 
     Raises:
         ConstraintViolationError: from ``sqlite3.IntegrityError`` (trigger, CHECK, UNIQUE, FK).
-        StorageError: from any other ``sqlite3.Error``, or text SQLite cannot store as UTF-8.
+        StorageError: from any other ``sqlite3.Error``, with its reason and whether a retry
+            can help (see :func:`storage_error`).
     """
     try:
         yield
-    except sqlite3.IntegrityError as error:
-        raise ConstraintViolationError(f"the database refused the write: {error}") from error
     except sqlite3.Error as error:
-        raise StorageError(f"SQLite could not complete the operation: {error}") from error
-    except UnicodeEncodeError as error:
-        # A lone surrogate ('\ud800') is a valid Python str but not valid UTF-8 text.
-        raise StorageError(f"text cannot be stored as UTF-8: {error}") from error
+        raise _translated(error) from error
+
+
+def _translated(error: sqlite3.Error) -> StoreError:
+    if isinstance(error, sqlite3.IntegrityError):
+        return ConstraintViolationError(f"the database refused the write: {error}")
+    return storage_error(error)
+
+
+#: SQLite's primary result codes, by what they mean for a caller: (reason, retryable, advice).
+_STORAGE_FAULTS: Final[dict[int, tuple[StorageReason, bool, str]]] = {
+    sqlite3.SQLITE_READONLY: ("read_only", False, "the database or its folder is read-only"),
+    sqlite3.SQLITE_PERM: ("read_only", False, "the database may not be written"),
+    sqlite3.SQLITE_FULL: ("disk_full", True, "the disk is full; retry once space is freed"),
+    sqlite3.SQLITE_IOERR: ("io_error", True, "the disk reported an I/O error"),
+    sqlite3.SQLITE_BUSY: ("busy", True, "another process held the database lock too long"),
+    sqlite3.SQLITE_LOCKED: ("busy", True, "the database is locked"),
+    sqlite3.SQLITE_CANTOPEN: ("cannot_open", False, "the database file cannot be opened"),
+    sqlite3.SQLITE_CORRUPT: ("corrupt", False, "the database file is corrupt"),
+    sqlite3.SQLITE_NOTADB: ("corrupt", False, "the file is not an SQLite database"),
+}
+
+
+def storage_error(error: sqlite3.Error) -> StorageError:
+    """Return ``error`` as a :class:`StorageError` that says what is wrong and if retrying helps."""
+    code = getattr(error, "sqlite_errorcode", None)
+    reason, retryable, advice = _STORAGE_FAULTS.get(
+        -1 if code is None else code & 0xFF, ("other", False, "SQLite failed")
+    )
+    return StorageError(f"{advice} ({error})", reason=reason, retryable=retryable)

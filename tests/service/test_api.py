@@ -16,8 +16,8 @@ from tests.service.helpers import query
 GREETING = "你好！我是订单客服助手，可以帮你查询订单数量。"
 
 
-def test_health_answers_ok(client: AgentClient) -> None:
-    assert client.health() == {"status": "ok"}
+def test_health_says_the_database_can_be_written(client: AgentClient) -> None:
+    assert client.health() == {"status": "ok", "database": "writable"}
 
 
 def test_creating_a_session_returns_201_with_its_id_title_and_time(http: httpx.Client) -> None:
