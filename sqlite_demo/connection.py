@@ -12,6 +12,7 @@ import sqlite3
 from collections.abc import Iterator
 from contextlib import contextmanager
 from importlib import resources
+from pathlib import Path
 from typing import Final, Literal
 
 from eventlog import ConstraintViolationError, StorageError, StorageReason, StoreError
@@ -48,15 +49,37 @@ def open_connection(
         StorageError: SQLite could not open the file or set a pragma.
     """
     _check_settings(synchronous, busy_timeout_ms, wal_autocheckpoint_pages)
-    with translate_sqlite_errors():
-        connection = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+    try:
+        with translate_sqlite_errors():
+            connection = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+    except StorageError as error:
+        raise _with_its_likely_cause(error, Path(path)) from error
     try:
         with translate_sqlite_errors():
             _apply_pragmas(connection, synchronous, busy_timeout_ms, wal_autocheckpoint_pages)
-    except BaseException:
+    except BaseException as error:
         connection.close()
+        if isinstance(error, StorageError):
+            raise _with_its_likely_cause(error, Path(path)) from error
         raise
     return connection
+
+
+def _with_its_likely_cause(error: StorageError, path: Path) -> StorageError:
+    # SQLite says only "unable to open database file" when WAL mode cannot create its -shm
+    # next to the database, which is what a read-only mount does, even to root.
+    if error.reason != "cannot_open":
+        return error
+    where = path if path.exists() else path.parent
+    if not where.exists() or os.access(where, os.W_OK):
+        return error
+    kind = "file" if where == path else "folder"
+    return StorageError(
+        f"the database's {kind} {where} is read-only (a read-only mount or permissions),"
+        " and SQLite needs to write next to it",
+        reason="read_only",
+        retryable=False,
+    )
 
 
 def _check_settings(synchronous: str, busy_timeout_ms: int, checkpoint_pages: int) -> None:
