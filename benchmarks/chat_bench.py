@@ -39,6 +39,9 @@ class ChatFigures:
         read_tail_seconds: reading the last messages after a position; None if the API cannot.
         size_bytes: the files on disk after closing.
         durability: the journal mode and synchronous setting it ran with.
+        append_samples: the append time of each run, in round order: run i of every system
+            was taken in the same round, so ratios can be paired round by round.
+        read_all_samples: the read-all time of each run, in round order.
     """
 
     system: str
@@ -49,6 +52,8 @@ class ChatFigures:
     read_tail_seconds: float | None
     size_bytes: int
     durability: Durability
+    append_samples: tuple[float, ...] = ()
+    read_all_samples: tuple[float, ...] = ()
 
     @property
     def appends_per_second(self) -> float:
@@ -129,6 +134,8 @@ def _medians(system: str, messages: int, samples: Sequence[_RunSample]) -> ChatF
         read_tail_seconds=None if None in tails else median([t for t in tails if t is not None]),
         size_bytes=int(median([sample.size_bytes for sample in samples])),
         durability=samples[-1].durability,
+        append_samples=tuple(sample.append for sample in samples),
+        read_all_samples=tuple(sample.read_all for sample in samples),
     )
 
 
