@@ -12,14 +12,14 @@ from typing import Annotated, Any, Final, Literal
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 
 from eventlog import InvalidPayloadError, check_text
-from sqlite_demo.store import Session
+from sqlite_demo.store import MAX_SQLITE_INTEGER, Session
 
 #: The largest message content, in characters (Unicode code points, as JSON Schema counts).
 MAX_CONTENT_CHARS: Final = 64 * 1024
 MAX_TITLE_CHARS: Final = 200
 MAX_IDEMPOTENCY_KEY_CHARS: Final = 200
-#: SQLite's largest integer; a bigger ``after`` cannot even be compared with an event id.
-MAX_EVENT_ID: Final = 2**63 - 1
+#: A bigger ``after`` than SQLite's largest integer cannot even be compared with an event id.
+MAX_EVENT_ID: Final = MAX_SQLITE_INTEGER
 
 EventType = Literal["user_message", "assistant_message", "tool_call", "tool_result"]
 

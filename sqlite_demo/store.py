@@ -57,6 +57,8 @@ if TYPE_CHECKING:
 _PRAGMAS = ("journal_mode", "synchronous", "foreign_keys", "busy_timeout", "wal_autocheckpoint")
 #: Less free space than this next to the database counts as a full disk (a WAL frame is a page).
 MIN_FREE_BYTES: Final = 64 * 1024
+#: SQLite's largest integer (64-bit, signed): no event id can be larger.
+MAX_SQLITE_INTEGER: Final = 2**63 - 1
 
 __all__ = ["MessageRow", "Session", "SqliteEventStore", "StoredEvent", "ToolCallRow"]
 
@@ -406,4 +408,4 @@ def _is_session_id(session_id: object) -> bool:
 def _clamp_to_sqlite_integer(value: int) -> int:
     # SQLite integers are 64-bit; Python's are not. Every event id lies inside that range, so
     # clamping changes no answer and keeps "after 2**64" meaning "nothing", as in the pure core.
-    return max(-(2**63), min(value, 2**63 - 1))
+    return max(-MAX_SQLITE_INTEGER - 1, min(value, MAX_SQLITE_INTEGER))
