@@ -1,5 +1,4 @@
-"""Opening a connection the way the store needs it, running a write as one transaction, and
-saying in the store's own words what SQLite could not do.
+"""Opening a connection the way the store needs it, and running a write as one transaction.
 
 Every pragma below is set on purpose, on every connection: SQLite keeps most settings per
 connection, not per file, so a connection opened without them silently runs without them.
@@ -8,19 +7,21 @@ connection, not per file, so a connection opened without them silently runs with
 from __future__ import annotations
 
 import os
+import shutil
 import sqlite3
-from collections.abc import Iterator
-from contextlib import contextmanager
 from importlib import resources
 from pathlib import Path
 from typing import Final, Literal
 
-from eventlog import ConstraintViolationError, StorageError, StorageReason, StoreError
+from eventlog import StorageError, StoreError
+from sqlite_demo.faults import translate_sqlite_errors, translated, with_its_likely_cause
 
 Synchronous = Literal["NORMAL", "FULL"]
 
 #: The number of ``schema.sql``'s design, kept in the file as ``PRAGMA user_version``.
 SCHEMA_VERSION: Final = 1
+#: Less free space than this next to the database counts as a full disk (a WAL frame is a page).
+MIN_FREE_BYTES: Final = 64 * 1024
 
 
 def open_connection(
@@ -53,33 +54,16 @@ def open_connection(
         with translate_sqlite_errors():
             connection = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
     except StorageError as error:
-        raise _with_its_likely_cause(error, Path(path)) from error
+        raise with_its_likely_cause(error, Path(path)) from error
     try:
         with translate_sqlite_errors():
             _apply_pragmas(connection, synchronous, busy_timeout_ms, wal_autocheckpoint_pages)
     except BaseException as error:
         connection.close()
         if isinstance(error, StorageError):
-            raise _with_its_likely_cause(error, Path(path)) from error
+            raise with_its_likely_cause(error, Path(path)) from error
         raise
     return connection
-
-
-def _with_its_likely_cause(error: StorageError, path: Path) -> StorageError:
-    # SQLite says only "unable to open database file" when WAL mode cannot create its -shm
-    # next to the database, which is what a read-only mount does, even to root.
-    if error.reason != "cannot_open":
-        return error
-    where = path if path.exists() else path.parent
-    if not where.exists() or os.access(where, os.W_OK):
-        return error
-    kind = "file" if where == path else "folder"
-    return StorageError(
-        f"the database's {kind} {where} is read-only (a read-only mount or permissions),"
-        " and SQLite needs to write next to it",
-        reason="read_only",
-        retryable=False,
-    )
 
 
 def _check_settings(synchronous: str, busy_timeout_ms: int, checkpoint_pages: int) -> None:
@@ -169,7 +153,7 @@ class write_transaction:  # lower case: used like a function, with write_transac
     ``__enter__``/``__exit__`` pair costs a fraction of a generator's machinery.
 
     Raises:
-        StoreError: translated from SQLite's errors (see :func:`translate_sqlite_errors`).
+        StoreError: translated from SQLite's errors (see :mod:`sqlite_demo.faults`).
         Other exceptions from the body are re-raised unchanged after the rollback.
     """
 
@@ -182,7 +166,7 @@ class write_transaction:  # lower case: used like a function, with write_transac
         try:
             self._connection.execute("BEGIN IMMEDIATE")
         except sqlite3.Error as error:
-            raise _translated(error) from error
+            raise translated(error) from error
         return self._connection
 
     def __exit__(
@@ -199,50 +183,36 @@ class write_transaction:  # lower case: used like a function, with write_transac
         except sqlite3.Error as failure:
             if connection.in_transaction:
                 connection.execute("ROLLBACK")
-            raise _translated(failure) from failure
+            raise translated(failure) from failure
         if isinstance(error, sqlite3.Error):
-            raise _translated(error) from error
+            raise translated(error) from error
 
 
-@contextmanager
-def translate_sqlite_errors() -> Iterator[None]:
-    """Turn ``sqlite3`` exceptions raised in the body into the store's own :class:`StoreError`.
+def check_writable(connection: sqlite3.Connection, path: Path, busy_timeout_ms: int) -> None:
+    """Prove that a write to ``path`` would succeed now, writing nothing.
+
+    An UPDATE that matches no row still needs a writable file: SQLite refuses it on a
+    read-only one (BEGIN IMMEDIATE alone does not), and the ROLLBACK keeps nothing. A full
+    disk is only found by a real write, so the free space next to the file is checked too.
 
     Raises:
-        ConstraintViolationError: from ``sqlite3.IntegrityError`` (trigger, CHECK, UNIQUE, FK).
-        StorageError: from any other ``sqlite3.Error``, with its reason and whether a retry
-            can help (see :func:`storage_error`).
+        sqlite3.Error: what SQLite refused (translate it with :func:`translate_sqlite_errors`).
+        StorageError: the disk is full.
     """
+    normal_timeout = connection.execute("PRAGMA busy_timeout").fetchone()[0]
+    connection.execute(f"PRAGMA busy_timeout = {int(busy_timeout_ms)}")
     try:
-        yield
-    except sqlite3.Error as error:
-        raise _translated(error) from error
-
-
-def _translated(error: sqlite3.Error) -> StoreError:
-    if isinstance(error, sqlite3.IntegrityError):
-        return ConstraintViolationError(f"the database refused the write: {error}")
-    return storage_error(error)
-
-
-#: SQLite's primary result codes, by what they mean for a caller: (reason, retryable, advice).
-_STORAGE_FAULTS: Final[dict[int, tuple[StorageReason, bool, str]]] = {
-    sqlite3.SQLITE_READONLY: ("read_only", False, "the database or its folder is read-only"),
-    sqlite3.SQLITE_PERM: ("read_only", False, "the database may not be written"),
-    sqlite3.SQLITE_FULL: ("disk_full", True, "the disk is full; retry once space is freed"),
-    sqlite3.SQLITE_IOERR: ("io_error", True, "the disk reported an I/O error"),
-    sqlite3.SQLITE_BUSY: ("busy", True, "another process held the database lock too long"),
-    sqlite3.SQLITE_LOCKED: ("busy", True, "the database is locked"),
-    sqlite3.SQLITE_CANTOPEN: ("cannot_open", False, "the database file cannot be opened"),
-    sqlite3.SQLITE_CORRUPT: ("corrupt", False, "the database file is corrupt"),
-    sqlite3.SQLITE_NOTADB: ("corrupt", False, "the file is not an SQLite database"),
-}
-
-
-def storage_error(error: sqlite3.Error) -> StorageError:
-    """Return ``error`` as a :class:`StorageError` that says what is wrong and if retrying helps."""
-    code = getattr(error, "sqlite_errorcode", None)
-    reason, retryable, advice = _STORAGE_FAULTS.get(
-        -1 if code is None else code & 0xFF, ("other", False, "SQLite failed")
-    )
-    return StorageError(f"{advice} ({error})", reason=reason, retryable=retryable)
+        connection.execute("BEGIN IMMEDIATE")
+        try:
+            connection.execute("UPDATE sessions SET title = title WHERE 0")
+        finally:
+            if connection.in_transaction:
+                connection.execute("ROLLBACK")
+    finally:
+        connection.execute(f"PRAGMA busy_timeout = {normal_timeout}")
+    free = shutil.disk_usage(path.parent).free
+    if free < MIN_FREE_BYTES:
+        message = f"the disk holding {path.name} is full ({free} bytes free)"
+        raise StorageError(
+            f"{message}; retry once it has space", reason="disk_full", retryable=True
+        )

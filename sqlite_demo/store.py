@@ -17,18 +17,15 @@ from __future__ import annotations
 import json
 import os
 import secrets
-import shutil
 import sqlite3
 import threading
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from types import TracebackType
 from typing import TYPE_CHECKING, Any, Final, NamedTuple, Self
 
 from eventlog import (
-    InvalidSessionIdError,
     SessionExistsError,
     StorageError,
     StoredEvent,
@@ -43,10 +40,11 @@ from sqlite_demo import projections
 from sqlite_demo.connection import (
     Synchronous,
     apply_schema,
+    check_writable,
     open_connection,
-    translate_sqlite_errors,
     write_transaction,
 )
+from sqlite_demo.faults import translate_sqlite_errors
 from sqlite_demo.projections import MessageRow, ToolCallRow
 from sqlite_demo.writes import EVENT_COLUMNS, append_in_transaction, event_from_row, now_ms
 
@@ -55,8 +53,6 @@ if TYPE_CHECKING:
 
 #: The pragmas :meth:`SqliteEventStore.pragmas` reports.
 _PRAGMAS = ("journal_mode", "synchronous", "foreign_keys", "busy_timeout", "wal_autocheckpoint")
-#: Less free space than this next to the database counts as a full disk (a WAL frame is a page).
-MIN_FREE_BYTES: Final = 64 * 1024
 #: SQLite's largest integer (64-bit, signed): no event id can be larger.
 MAX_SQLITE_INTEGER: Final = 2**63 - 1
 
@@ -126,12 +122,7 @@ class SqliteEventStore:
     def __enter__(self) -> Self:
         return self
 
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        traceback: TracebackType | None,
-    ) -> None:
+    def __exit__(self, *exception: object) -> None:
         self.close()
 
     def pragmas(self) -> dict[str, int | str]:
@@ -146,31 +137,14 @@ class SqliteEventStore:
     def check_writable(self, busy_timeout_ms: int = 100) -> None:
         """Prove that a write would succeed now, writing nothing; raise if it would not.
 
-        Opens a write transaction, runs an UPDATE that touches no row (SQLite still refuses
-        it on a read-only file), and rolls back; then checks the free space next to the file.
-
-        Args:
-            busy_timeout_ms: how long to wait for another writer's lock, kept short so that
-                a health check never waits the full busy timeout.
+        See :func:`sqlite_demo.connection.check_writable`; the short ``busy_timeout_ms``
+        keeps a health check from waiting the full busy timeout behind another writer.
 
         Raises:
             StorageError: with ``reason`` "read_only", "cannot_open", "busy", "disk_full", ...
         """
         with self._sql() as connection:
-            normal_timeout = connection.execute("PRAGMA busy_timeout").fetchone()[0]
-            connection.execute(f"PRAGMA busy_timeout = {int(busy_timeout_ms)}")
-            try:
-                _try_a_write(connection)
-            finally:
-                connection.execute(f"PRAGMA busy_timeout = {normal_timeout}")
-        free = shutil.disk_usage(self._path.parent).free
-        if free < MIN_FREE_BYTES:
-            raise StorageError(
-                f"the disk holding {self._path.name} is full ({free} bytes free);"
-                " retry once space is freed",
-                reason="disk_full",
-                retryable=True,
-            )
+            check_writable(connection, self._path, busy_timeout_ms)
 
     # -- sessions -------------------------------------------------------------------------
 
@@ -183,9 +157,8 @@ class SqliteEventStore:
                 unguessable and unique without coordination; tests pass their own.
 
         Raises:
-            StoreError: ``title`` is not a string of valid text.
-            InvalidSessionIdError: an explicit ``session_id`` that is not a non-empty string.
-            SessionExistsError: a session with that id exists already.
+            StoreError: a ``title`` that is not a string of valid text; InvalidSessionIdError
+                and SessionExistsError: a bad ``session_id``, or one that is taken.
         """
         check_text(title, "title", StoreError, non_empty=False)
         if session_id is None:
@@ -209,12 +182,10 @@ class SqliteEventStore:
         Raises:
             UnknownSessionError: there is none.
         """
-        row = None
-        if _is_session_id(session_id):
-            with self._sql() as connection:
-                row = connection.execute(
-                    "SELECT id, title, created_at FROM sessions WHERE id = ?", (session_id,)
-                ).fetchone()
+        with self._sql() as connection:
+            row = connection.execute(
+                "SELECT id, title, created_at FROM sessions WHERE id = ?", (session_id,)
+            ).fetchone()
         if row is None:
             raise UnknownSessionError(f"no session with id {session_id!r}")
         return Session(*row)
@@ -267,27 +238,18 @@ class SqliteEventStore:
             The stored event; its ``event_id`` is the next number of one global sequence.
 
         Raises:
-            ValueError: every refusal below is one; nothing is written.
-            UnknownEventTypeError, InvalidSessionIdError, InvalidPayloadError, CallIdError:
-                the shared rules.
-            UnknownSessionError: the session was never created.
-            IdempotencyConflictError: the key was used in this session for another request.
-            VersionConflictError: the session is not at ``expected_version``.
-            StoreError: a bad key, or SQLite refused or failed (:class:`StorageError`).
+            ValueError: for every refusal, and nothing is written: the shared rules'
+                errors, UnknownSessionError, IdempotencyConflictError (the key was used for
+                another request), VersionConflictError, StoreError (a bad key; SQLite
+                refused or failed: :class:`StorageError`).
         """
         stored_payload = validate_append(session_id, event_type, payload)
         if idempotency_key is not None:
             check_text(idempotency_key, "idempotency_key", StoreError, non_empty=True)
         # The lock and the transaction without _sql()'s generator: this is the hot path.
-        with self._lock, write_transaction(self._live()) as connection:
-            return append_in_transaction(
-                connection,
-                session_id,
-                event_type,
-                stored_payload,
-                idempotency_key,
-                expected_version,
-            )
+        with self._lock, write_transaction(self._live()) as sql:
+            key, version = idempotency_key, expected_version
+            return append_in_transaction(sql, session_id, event_type, stored_payload, key, version)
 
     def get_events_for_session(
         self, session_id: str, after_event_id: int = 0, limit: int | None = None
@@ -300,17 +262,12 @@ class SqliteEventStore:
         Args:
             limit: at most this many events (the oldest of them); None for all.
         """
-        if not _is_session_id(session_id):
-            return []
+        after, most = _clamp_to_sqlite_integer(after_event_id), -1 if limit is None else limit
         with self._sql() as connection:
             rows = connection.execute(
                 f"SELECT {EVENT_COLUMNS} FROM events"
                 " WHERE session_id = ? AND event_id > ? ORDER BY event_id LIMIT ?",
-                (
-                    session_id,
-                    _clamp_to_sqlite_integer(after_event_id),
-                    -1 if limit is None else limit,
-                ),
+                (session_id, after, most),
             ).fetchall()
         return [event_from_row(row) for row in rows]
 
@@ -320,8 +277,6 @@ class SqliteEventStore:
         The fold is the shared one; what makes this read fast is decoding every payload of
         the session in one ``json.loads`` call instead of one call per event.
         """
-        if not _is_session_id(session_id):
-            return []
         with self._sql() as connection:
             rows = connection.execute(
                 "SELECT type, payload FROM events WHERE session_id = ? ORDER BY event_id",
@@ -337,15 +292,11 @@ class SqliteEventStore:
 
         The fast read path for showing a chat; tool events are in :meth:`get_tool_calls`.
         """
-        if not _is_session_id(session_id):
-            return []
         with self._sql() as connection:
             return projections.read_messages(connection, session_id)
 
     def get_tool_calls(self, session_id: str) -> list[ToolCallRow]:
         """Return the session's tool calls from the projection, each with its result if any."""
-        if not _is_session_id(session_id):
-            return []
         with self._sql() as connection:
             return projections.read_tool_calls(connection, session_id)
 
@@ -379,30 +330,11 @@ class _Fact(NamedTuple):
     payload: dict[str, Any]
 
 
-def _try_a_write(connection: sqlite3.Connection) -> None:
-    # An UPDATE that matches no row still needs the file to be writable: SQLite refuses it on
-    # a read-only file (BEGIN IMMEDIATE alone does not), and the ROLLBACK keeps nothing.
-    connection.execute("BEGIN IMMEDIATE")
-    try:
-        connection.execute("UPDATE sessions SET title = title WHERE 0")
-    finally:
-        if connection.in_transaction:
-            connection.execute("ROLLBACK")
-
-
 if TYPE_CHECKING:
 
     def _honours_the_port(store: SqliteEventStore) -> EventStore:
         # mypy checks this assignment: the store must satisfy eventlog.ports.EventStore.
         return store
-
-
-def _is_session_id(session_id: object) -> bool:
-    try:
-        check_session_id(session_id)
-    except InvalidSessionIdError:
-        return False
-    return True
 
 
 def _clamp_to_sqlite_integer(value: int) -> int:
