@@ -7,29 +7,10 @@ error path, and ``retryable`` tells it whether sending the same request again ca
     {"error": {"code": "unknown_session", "message": "no session 'sess_x'", "retryable": false}}
 
 Nothing is written before a request has passed every check, so a refused request leaves
-the database as it was. Every status below is in the OpenAPI schema of each operation that
-can answer with it (see :func:`documented`).
-
-======  ==========================  ======================================================
-status  code                        when
-======  ==========================  ======================================================
-400     malformed_json              the body is not JSON, or not UTF-8
-404     unknown_session, not_found  no session has this id; no such route
-405     method_not_allowed          the route exists, the method does not (``Allow`` lists
-                                    the methods that do)
-409     idempotency_key_reused      the key was used before for a different message
-413     content_too_large           a body over 1 MiB (content over 65,536 characters is a
-                                    422: it breaks the schema's maxLength, like any field)
-415     unsupported_media_type      a body that is not ``application/json``
-422     invalid_request             JSON of the wrong shape: a missing, unknown or
-                                    wrong-typed field, a value outside its limits
-500     internal_error              a bug; the connection is closed (``Connection: close``)
-                                    and the next request on the session finishes the turn
-503     database_<reason>,          the database cannot be written now (read_only,
-        session_busy                disk_full, io_error, busy, cannot_open, corrupt), or
-                                    other writers kept changing the session; ``retryable``
-                                    says whether a retry can help, ``Retry-After`` when
-======  ==========================  ======================================================
+the database as it was. :data:`DESCRIPTIONS` says when each status is sent; it is what the
+OpenAPI schema shows for every operation that can answer with it (see :func:`documented`).
+A 405 lists the allowed methods in ``Allow``; a retryable 503 says when in ``Retry-After``;
+a 500 is a bug, and its ``Connection: close`` tells the client the connection is dropped.
 """
 
 from __future__ import annotations
@@ -49,17 +30,20 @@ from sqlite_demo.agent import SessionBusyError
 #: How long a client should wait before retrying a retryable 503, in seconds.
 RETRY_AFTER_SECONDS: Final = 1
 
+#: When each status is sent, with the codes it carries; the schema shows these words.
 DESCRIPTIONS: Final = {
     400: "The body is not valid JSON, or not UTF-8 (`malformed_json`).",
     404: "No session has this id (`unknown_session`), or no such route (`not_found`).",
-    409: "The Idempotency-Key was used before for a different message.",
+    409: "The Idempotency-Key was used before for a different message (`idempotency_key_reused`).",
     413: "The body is over 1 MiB (`content_too_large`).",
     415: "The body is not `application/json` (`unsupported_media_type`).",
     422: "The JSON has the wrong shape, a value is outside its limits, or a text is not valid"
     " Unicode, such as a lone surrogate (`invalid_request`).",
     500: "A bug in the service (`internal_error`); the connection is closed.",
-    503: "The database cannot be written now (`database_<reason>`), or other writers kept"
-    " changing the session (`session_busy`); see `retryable`.",
+    503: "The database cannot be written now (`database_read_only`, `database_disk_full`,"
+    " `database_io_error`, `database_busy`, `database_cannot_open`, `database_corrupt`), or"
+    " other writers kept changing the session (`session_busy`); `retryable` says whether"
+    " the same request can succeed later.",
 }
 
 
