@@ -132,7 +132,7 @@ ChatMessage = Annotated[
 
 
 class Health(BaseModel):
-    """The service is up and its database can be written."""
+    """The service is up and its database can be written (busy: another writer has it now)."""
 
     status: Literal["ok"]
-    database: Literal["writable"]
+    database: Literal["writable", "busy"]

@@ -30,7 +30,7 @@ class AgentClient:
         self._http = httpx.Client(base_url=base_url, timeout=timeout)
 
     def health(self) -> JsonObject:
-        """Return ``{"status": "ok", "database": "writable"}`` from a healthy service."""
+        """Return ``{"status": "ok", "database": "writable"}`` (or ``"busy"``) when healthy."""
         return _object(self._request("GET", "/health"))
 
     def create_session(self, title: str) -> JsonObject:
