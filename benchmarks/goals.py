@@ -7,8 +7,8 @@
 5. ``GET /health`` on a kept-alive connection: p50 under 2 ms.
 6. One slow message: another session's p99 under 100 ms while 64 KiB messages are posted.
 
-Every ratio is taken round by round (see :mod:`benchmarks.measure`); a verdict whose rounds
-fall on both sides of its limit is marked "not settled" rather than claimed.
+Every ratio is taken round by round (see :mod:`benchmarks.measure`); a verdict whose middle
+half of rounds falls on both sides of its limit is marked "not settled" rather than claimed.
 """
 
 from __future__ import annotations
@@ -33,14 +33,17 @@ def goals_table(results: Results) -> Table:
     """One row per goal: the goal, the figure that decides it, and the verdict."""
     rows = [_append_near_floor(results), _ahead_of_frameworks(results), _replay_flat(results)]
     rows += _http_goals(results)
-    note = "Ratios are medians of per-round ratios; 'rounds a-b' is their range in this run."
+    note = (
+        "Ratios are medians of per-round ratios; 'middle half a-b' is their quartiles. A"
+        " verdict whose middle half lies on both sides of its limit is 'not settled'."
+    )
     return Table("Goals", ("Goal", "Measured", "Verdict"), rows, [note])
 
 
 def _verdict(met: bool, ratio: Ratio | None = None, limit: float = 0.0) -> str:
     verdict = "met" if met else "MISSED"
     if ratio is not None and ratio.straddles(limit):
-        return f"{verdict}, not settled (rounds on both sides of {limit:g})"
+        return f"{verdict}, not settled (middle half on both sides of {limit:g})"
     return verdict
 
 

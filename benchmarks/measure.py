@@ -7,7 +7,9 @@ figure a second run on the same machine reproduces.
 A ratio between two systems is taken round by round: the benchmarks interleave the systems
 (round 1 of every system, then round 2, ...), so the two times of one round met the same
 load from elsewhere on the machine. The spread of those per-round ratios says how much a
-verdict can be trusted: one whose rounds fall on both sides of its limit is not settled.
+verdict can be trusted. It is their middle half (the quartiles), so that one round that a
+burst of other work hit cannot decide it; a verdict whose middle half falls on both sides
+of its limit is not settled.
 """
 
 from __future__ import annotations
@@ -58,20 +60,23 @@ def median_time(action: Callable[[], object], runs: int, clock: Clock = time.per
 
 @dataclass(frozen=True, slots=True)
 class Ratio:
-    """Per-round ratios of two systems' times: their median and their range."""
+    """Per-round ratios of two systems' times: their median and their middle half.
+
+    ``low`` and ``high`` are the first and third quartiles (both the median for one round).
+    """
 
     median: float
     low: float
     high: float
 
     def straddles(self, limit: float) -> bool:
-        """Whether some rounds fall on each side of ``limit``: a verdict it cannot settle."""
+        """Whether the middle half falls on both sides of ``limit``: a verdict not settled."""
         return self.low < limit < self.high
 
     def __str__(self) -> str:
         if self.low == self.high:
             return f"{self.median:.2f}x"
-        return f"{self.median:.2f}x (rounds {self.low:.2f}-{self.high:.2f})"
+        return f"{self.median:.2f}x (middle half {self.low:.2f}-{self.high:.2f})"
 
 
 def paired_ratio(
@@ -95,4 +100,12 @@ def paired_ratio(
         if fallback is None:
             raise ValueError("no rounds to take a ratio of, and no fallback")
         ratios = [fallback[0] / fallback[1]]
-    return Ratio(median(ratios), min(ratios), max(ratios))
+    return Ratio(median(ratios), *quartiles(ratios))
+
+
+def quartiles(samples: Sequence[float]) -> tuple[float, float]:
+    """Return the first and third quartiles of ``samples`` (the value itself for just one)."""
+    if len(samples) < 2:
+        return median(samples), median(samples)
+    first, _, third = statistics.quantiles(samples, n=4, method="inclusive")
+    return first, third

@@ -11,6 +11,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from benchmarks.chat_bench import ChatFigures
+from benchmarks.measure import quartiles
 from benchmarks.results import Results
 
 _MB = 1024 * 1024
@@ -46,7 +47,7 @@ def chat_table(results: Results) -> Table:
         "Journal + sync",
         "Messages",
         "Appends/s",
-        "Append spread",
+        "Append IQR",
         "Read all (ms)",
         "Read tail (ms)",
         "On disk (MB)",
@@ -194,11 +195,12 @@ def _in_table_order(results: Results) -> list[ChatFigures]:
 
 
 def _spread(samples: Sequence[float], middle: float) -> str:
-    # The range of the runs around their median, as a share of it: "12%" means the slowest
-    # and the fastest run lie 12% of the median apart.
+    # The middle half of the runs as a share of their median: "12%" means the first and
+    # third quartiles of the runs lie 12% of the median apart.
     if len(samples) < 2:
         return "-"
-    return f"{(max(samples) - min(samples)) / middle:.0%}"
+    first, third = quartiles(samples)
+    return f"{(third - first) / middle:.0%}"
 
 
 def _ms(seconds: float) -> str:
