@@ -19,6 +19,7 @@ from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 
 from benchmarks.http_bench import HttpFigures
+from benchmarks.measure import quartiles
 from benchmarks.results import Results
 
 CHART_FILES = ("append_and_read.png", "replay_scaling.png", "pure_core.png", "turn_latency.png")
@@ -120,19 +121,21 @@ def _pure_core(results: Results) -> Figure:
 def _turn_latency(http: HttpFigures) -> Figure:
     figure, axes = plt.subplots(figsize=(7, 4.5))
     lengths = [point.events for point in http.by_length]
-    for label, pick, style in (("p50", "p50", "o-"), ("p99", "p99", "s--")):
-        axes.plot(
-            lengths,
-            [getattr(point.turn, pick) * 1e3 for point in http.by_length],
-            style,
-            label=f"one order turn over HTTP, {label}",
-        )
+    middles = [quartiles(point.samples) for point in http.by_length]
+    axes.fill_between(
+        lengths,
+        [low * 1e3 for low, _ in middles],
+        [high * 1e3 for _, high in middles],
+        alpha=0.25,
+        label="middle half of the turns",
+    )
+    axes.plot(lengths, [p.turn.p50 * 1e3 for p in http.by_length], "o-", label="median turn")
     floor = http.floor_turn_seconds * 1e3
     axes.axhline(floor, color="grey", linestyle=":", label="raw sqlite3 floor of its 4 appends")
     axes.set_xscale("log")
     axes.set_ylim(bottom=0)
     axes.set_xlabel("events in the session before the turn")
-    axes.set_ylabel("ms")
+    axes.set_ylabel("one order turn over HTTP, ms")
     axes.set_title("Turn latency against session length (python -m sqlite_demo serve)")
     axes.grid(which="both", alpha=0.3)
     axes.legend()
