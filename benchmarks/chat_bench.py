@@ -1,15 +1,22 @@
 """Appending N chat messages one call at a time, then reading them back, for each system.
 
-Every run starts from an empty directory, so no system profits from another's warm files,
-and the size on disk is everything the system left there once closed (database, WAL,
-journal). Each figure is the median over the runs.
+Every run starts from an empty directory per system, so no system profits from another's
+warm files, and the size on disk is everything the system left there once closed
+(database, WAL, journal). Each figure is the median over the runs.
+
+Within a run the systems take turns every :data:`SLICE` messages: system A appends its
+first slice, then B, then C, then A its second slice, and so on. A burst of load from
+elsewhere on the machine (a neighbour's build, an fsync stall of the VM) then lands on
+every system's run alike, instead of on whichever system happened to be appending.
 """
 
 from __future__ import annotations
 
 import tempfile
 from collections.abc import Callable, Sequence
+from contextlib import ExitStack
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 
 from benchmarks.measure import median, median_time, time_once
@@ -18,6 +25,8 @@ from benchmarks.workload import ChatMessage, chat_messages, tail_length
 
 #: Reads are fast and noisy; each run times them this many times and keeps the median.
 READ_REPEATS = 3
+#: Messages one system appends before the next system's turn, within a run.
+SLICE = 100
 
 Progress = Callable[[str], None]
 
@@ -39,6 +48,9 @@ class ChatFigures:
         read_tail_seconds: reading the last messages after a position; None if the API cannot.
         size_bytes: the files on disk after closing.
         durability: the journal mode and synchronous setting it ran with.
+        append_samples: the append time of each run, in round order: run i of every system
+            was taken in the same round, so ratios can be paired round by round.
+        read_all_samples: the read-all time of each run, in round order.
     """
 
     system: str
@@ -49,6 +61,8 @@ class ChatFigures:
     read_tail_seconds: float | None
     size_bytes: int
     durability: Durability
+    append_samples: tuple[float, ...] = ()
+    read_all_samples: tuple[float, ...] = ()
 
     @property
     def appends_per_second(self) -> float:
@@ -107,8 +121,8 @@ def _measure_size(
     workload = chat_messages(messages)
     samples: dict[str, list[_RunSample]] = {system.name: [] for system in systems}
     for run in range(1, runs + 1):
-        for system in systems:
-            samples[system.name].append(_one_run(system, workload))
+        for name, sample in _one_run(systems, workload).items():
+            samples[name].append(sample)
         progress(f"{messages:,} messages: run {run} of {runs} done for every system")
     return [_medians(name, messages, taken) for name, taken in samples.items()]
 
@@ -129,20 +143,61 @@ def _medians(system: str, messages: int, samples: Sequence[_RunSample]) -> ChatF
         read_tail_seconds=None if None in tails else median([t for t in tails if t is not None]),
         size_bytes=int(median([sample.size_bytes for sample in samples])),
         durability=samples[-1].durability,
+        append_samples=tuple(sample.append for sample in samples),
+        read_all_samples=tuple(sample.read_all for sample in samples),
     )
 
 
-def _one_run(system: LoadedSystem, workload: Sequence[ChatMessage]) -> _RunSample:
-    with tempfile.TemporaryDirectory(prefix="bench-") as name:
-        directory = Path(name)
-        store = system.open(directory)
-        try:
-            append = time_once(lambda: store.append_each(workload))
-            read_all, read_tail = _time_reads(system.name, store, len(workload))
-            durability = store.durability()
-        finally:
-            store.close()
-        return _RunSample(append, read_all, read_tail, directory_size(directory), durability)
+def _one_run(
+    systems: Sequence[LoadedSystem], workload: Sequence[ChatMessage]
+) -> dict[str, _RunSample]:
+    """One run of every system on a fresh directory each, their appends interleaved."""
+    with ExitStack() as cleanup:
+        opened: list[tuple[str, ChatStore, Path]] = []
+        closers: list[_CloseOnce] = []
+        for system in systems:
+            folder = Path(cleanup.enter_context(tempfile.TemporaryDirectory(prefix="bench-")))
+            closers.append(_CloseOnce(system.open(folder)))
+            cleanup.callback(closers[-1])
+            opened.append((system.name, closers[-1].store, folder))
+        appends = _append_in_slices(opened, workload)
+        return {
+            name: _read_and_close(name, store, folder, appends[name], len(workload), close)
+            for (name, store, folder), close in zip(opened, closers, strict=True)
+        }
+
+
+def _append_in_slices(
+    opened: Sequence[tuple[str, ChatStore, Path]], workload: Sequence[ChatMessage]
+) -> dict[str, float]:
+    seconds = {name: 0.0 for name, _, _ in opened}
+    for start in range(0, len(workload), SLICE):
+        piece = workload[start : start + SLICE]
+        for name, store, _ in opened:
+            seconds[name] += time_once(partial(store.append_each, piece))
+    return seconds
+
+
+def _read_and_close(
+    name: str, store: ChatStore, folder: Path, append: float, count: int, close: _CloseOnce
+) -> _RunSample:
+    read_all, read_tail = _time_reads(name, store, count)
+    durability = store.durability()
+    close()  # before measuring the folder: a closed store has written everything
+    return _RunSample(append, read_all, read_tail, directory_size(folder), durability)
+
+
+class _CloseOnce:
+    """Closes its store once: when the run is done with it, or when a failed run unwinds."""
+
+    def __init__(self, store: ChatStore) -> None:
+        self.store = store
+        self._open = True
+
+    def __call__(self) -> None:
+        if self._open:
+            self._open = False
+            self.store.close()
 
 
 def _time_reads(name: str, store: ChatStore, count: int) -> tuple[float, float | None]:

@@ -1,9 +1,9 @@
 """``python -m benchmarks [--quick] [--out DIR]``: run everything, print the report, draw charts.
 
-The full run takes about ten minutes on a small machine, most of it appending 10,000
-messages to the slower frameworks and building the 1,000,000-event database. ``--quick``
-runs every measurement at small sizes in well under a minute; the test suite runs it as a
-smoke test, and its figures are not worth quoting.
+The full run takes about a quarter of an hour on a small machine, most of it appending
+10,000 messages to the slower frameworks, building the 1,000,000-event database and
+driving the HTTP service. ``--quick`` runs every measurement at small sizes in well under a
+minute; the test suite runs it as a smoke test, and its figures are not worth quoting.
 """
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ from rich.markup import escape
 
 from benchmarks.charts import write_charts
 from benchmarks.chat_bench import run_chat_benchmark
+from benchmarks.http_bench import HttpPlan, run_http_benchmark
 from benchmarks.pure_core import run_pure_core
 from benchmarks.read_paths import run_read_paths
 from benchmarks.report import print_report, write_markdown
@@ -39,6 +40,7 @@ class Plan:
         replay_repeats: timed replays per database.
         core_sizes: log lengths for the pure core.
         core_repeats: timed calls per pure-core figure.
+        http: the sizes of the HTTP section.
     """
 
     chat_sizes: tuple[tuple[int, int], ...]
@@ -46,12 +48,25 @@ class Plan:
     replay_repeats: int
     core_sizes: tuple[int, ...]
     core_repeats: int
+    http: HttpPlan
 
 
 FULL = Plan(
-    ((1_000, 5), (10_000, 3)), (100, 10_000, 100_000, 1_000_000), 100, (100, 1_000, 10_000), 15
+    ((1_000, 5), (10_000, 5)),
+    (100, 10_000, 100_000, 1_000_000),
+    100,
+    (100, 1_000, 10_000),
+    15,
+    HttpPlan(1_000, 16, 20.0, (30, 300, 1_500, 3_000, 6_000), 25, 4, 15.0),
 )
-QUICK = Plan(((50, 3), (150, 3)), (100, 1_000, 10_000), 30, (100, 300, 1_000), 5)
+QUICK = Plan(
+    ((50, 3), (150, 3)),
+    (100, 1_000, 10_000),
+    30,
+    (100, 300, 1_000),
+    5,
+    HttpPlan(100, 16, 2.0, (30, 300), 5, 2, 2.0),
+)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -85,6 +100,7 @@ def run(plan: Plan, quick: bool, console: Console) -> Results:
     progress(f"read paths: {largest:,} messages timed")
     replay = run_replay_scaling(plan.database_sizes, plan.replay_repeats, progress)
     core = run_pure_core(plan.core_sizes, plan.core_repeats, progress)
+    http = run_http_benchmark(plan.http, progress)
     seconds = time.perf_counter() - started
     load = (load_at_start, os.getloadavg()[0])
     return Results(
@@ -98,6 +114,7 @@ def run(plan: Plan, quick: bool, console: Console) -> Results:
         core,
         seconds,
         load,
+        http,
     )
 
 

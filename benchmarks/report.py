@@ -11,6 +11,7 @@ from rich.table import Table as RichTable
 from rich.text import Text
 
 from benchmarks.goals import goals_table
+from benchmarks.http_tables import length_table, service_table
 from benchmarks.results import Results
 from benchmarks.tables import (
     Table,
@@ -24,7 +25,7 @@ from benchmarks.tables import (
 
 def all_tables(results: Results) -> list[Table]:
     """The report's tables in reading order: ratios and goals first, then the raw figures."""
-    return [
+    tables = [
         ratio_table(results),
         goals_table(results),
         chat_table(results),
@@ -32,6 +33,9 @@ def all_tables(results: Results) -> list[Table]:
         replay_table(results),
         core_table(results),
     ]
+    if results.http is not None:
+        tables += [service_table(results.http), length_table(results.http)]
+    return tables
 
 
 def print_report(console: Console, results: Results) -> None:
@@ -69,7 +73,7 @@ def _numeric_columns(table: Table) -> list[bool]:
     ]
 
 
-_NUMBER = re.compile(r"^([\d,.]+x?|n/a|skipped|no API|-)$")
+_NUMBER = re.compile(r"^([\d,.]+x?|[\d,.]+%|[\d,.]+-[\d,.]+|n/a|skipped|no API|-)$")
 
 
 def _as_rich(table: Table) -> RichTable:

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from benchmarks.chat_bench import ChatFigures, SkippedSize
+from benchmarks.http_bench import HttpFigures
 from benchmarks.pure_core import CorePoint
 from benchmarks.read_paths import ReadPath
 from benchmarks.scaling import ReplayPoint
@@ -29,6 +30,7 @@ class Results:
         core: the pure core's costs against log size.
         seconds: wall time of the whole run.
         load_average: the machine's 1-minute load average at the start and at the end.
+        http: the service measured over HTTP; None when that section did not run.
     """
 
     quick: bool
@@ -41,6 +43,7 @@ class Results:
     core: list[CorePoint]
     seconds: float
     load_average: tuple[float, float]
+    http: HttpFigures | None = None
 
     def sizes(self) -> list[int]:
         """The session sizes measured, smallest first."""
@@ -79,6 +82,7 @@ class Results:
             "read_paths": [asdict(path) for path in self.read_paths],
             "replay_scaling": [asdict(point) for point in self.replay],
             "pure_core": [asdict(point) for point in self.core],
+            "http": None if self.http is None else asdict(self.http),
             "seconds": self.seconds,
             "load_average": list(self.load_average),
         }

@@ -45,6 +45,7 @@ class ReplayPoint:
         first_replay_seconds: the first replay after opening the store (cold SQLite cache).
         build_seconds: how long building the database took (not part of the result).
         size_bytes: the database files on disk.
+        replay_samples: every timed replay, in round order (round-robin across sizes).
     """
 
     total_events: int
@@ -53,6 +54,7 @@ class ReplayPoint:
     first_replay_seconds: float
     build_seconds: float
     size_bytes: int
+    replay_samples: tuple[float, ...] = ()
 
 
 def run_replay_scaling(
@@ -77,7 +79,9 @@ def run_replay_scaling(
         firsts = [time_once(replay) for replay in replays]
         samples = _round_robin(replays, repeats)
     return [
-        ReplayPoint(b.total, b.sessions, median(taken), first, b.seconds, b.size_bytes)
+        ReplayPoint(
+            b.total, b.sessions, median(taken), first, b.seconds, b.size_bytes, tuple(taken)
+        )
         for b, first, taken in zip(built, firsts, samples, strict=True)
     ]
 

@@ -11,6 +11,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from benchmarks.chat_bench import ChatFigures
+from benchmarks.measure import quartiles
 from benchmarks.results import Results
 
 _MB = 1024 * 1024
@@ -34,6 +35,7 @@ def chat_table(results: Results) -> Table:
             figures.durability.label,
             f"{figures.messages:,}",
             f"{figures.appends_per_second:,.0f}",
+            _spread(figures.append_samples, figures.append_seconds),
             _ms(figures.read_all_seconds),
             "no API" if figures.read_tail_seconds is None else _ms(figures.read_tail_seconds),
             f"{figures.size_bytes / _MB:,.2f}",
@@ -45,6 +47,7 @@ def chat_table(results: Results) -> Table:
         "Journal + sync",
         "Messages",
         "Appends/s",
+        "Append IQR",
         "Read all (ms)",
         "Read tail (ms)",
         "On disk (MB)",
@@ -117,7 +120,10 @@ def read_paths_table(results: Results) -> Table:
     rows = [(path.call, path.returns, _ms(path.seconds)) for path in results.read_paths]
     largest = max(results.sizes(), default=0)
     title = f"Our read paths, one session of {largest:,} messages (NORMAL)"
-    note = "replay_session = get_events_for_session + the fold; get_messages reads the projection."
+    note = (
+        "replay_session = one SELECT, one json.loads for every payload, then the fold;"
+        " get_messages reads the projection."
+    )
     return Table(title, ("Call", "Returns", "Time (ms)"), rows, [note])
 
 
@@ -186,6 +192,15 @@ def _chat_notes(results: Results) -> list[str]:
 def _in_table_order(results: Results) -> list[ChatFigures]:
     order = {system.name: index for index, system in enumerate(results.systems)}
     return sorted(results.chat, key=lambda f: (order[f.system], f.messages))
+
+
+def _spread(samples: Sequence[float], middle: float) -> str:
+    # The middle half of the runs as a share of their median: "12%" means the first and
+    # third quartiles of the runs lie 12% of the median apart.
+    if len(samples) < 2:
+        return "-"
+    first, third = quartiles(samples)
+    return f"{(third - first) / middle:.0%}"
 
 
 def _ms(seconds: float) -> str:

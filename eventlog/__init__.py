@@ -1,38 +1,78 @@
-"""What every store in this kit shares: event types, payload rules, errors and the replay fold.
+"""The rules of the SQLite side, in one place: events, payload and call-id rules, errors, the fold.
 
-The pure reference (``solutions``) and the SQLite store (``sqlite_demo``) both import this
-package, so the two can never drift apart: one set of rules, one fold. Learners' exercises
-do not import it; writing these rules themselves is the point of the exercises.
+``sqlite_demo`` (the store, the agent, the HTTP service) imports everything it knows about
+events from here, so no rule is written twice. The pure reference in ``solutions`` and the
+learner's ``exercises`` are written on their own; the tests compare them with the store as
+independent implementations of one contract (``eventlog.ports.EventStore``).
 """
 
 from __future__ import annotations
 
 from eventlog.errors import (
     CallIdError,
+    ConstraintViolationError,
     EventLogError,
+    IdempotencyConflictError,
     InvalidPayloadError,
     InvalidSessionIdError,
+    ProjectionOutOfStepError,
+    SessionExistsError,
+    StorageError,
+    StorageReason,
+    StoreError,
     UnknownEventTypeError,
+    UnknownSessionError,
+    VersionConflictError,
 )
-from eventlog.events import EVENT_TYPES, Event, EventLike, ReadOnlyPayload
-from eventlog.fold import EMPTY_CONVERSATION, apply_event, messages_of, replay_events
-from eventlog.rules import CallState, call_state_in, check_call_id, validate_append
+from eventlog.events import EVENT_TYPES, Event, EventLike, ReadOnlyPayload, StoredEvent
+from eventlog.fold import (
+    EMPTY_CONVERSATION,
+    Conversation,
+    ConversationView,
+    Message,
+    apply_event,
+    messages_of,
+    replay_events,
+)
+from eventlog.rules import (
+    CallState,
+    call_state_in,
+    check_call_id,
+    check_session_id,
+    check_text,
+    validate_append,
+)
 
 __all__ = [
     "EMPTY_CONVERSATION",
     "EVENT_TYPES",
     "CallIdError",
     "CallState",
+    "ConstraintViolationError",
+    "Conversation",
+    "ConversationView",
     "Event",
     "EventLike",
     "EventLogError",
+    "IdempotencyConflictError",
     "InvalidPayloadError",
     "InvalidSessionIdError",
+    "Message",
+    "ProjectionOutOfStepError",
     "ReadOnlyPayload",
+    "SessionExistsError",
+    "StorageError",
+    "StorageReason",
+    "StoreError",
+    "StoredEvent",
     "UnknownEventTypeError",
+    "UnknownSessionError",
+    "VersionConflictError",
     "apply_event",
     "call_state_in",
     "check_call_id",
+    "check_session_id",
+    "check_text",
     "messages_of",
     "replay_events",
     "validate_append",

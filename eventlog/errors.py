@@ -1,6 +1,13 @@
-"""Why an append was refused. Every error is a ``ValueError``, as the exercise contract says."""
+"""Why an operation was refused. Every error is a ``ValueError``, as the exercise contract says.
+
+The first four are the payload and call-id rules; the rest are what only a database can get
+wrong. The SQLite store translates ``sqlite3``'s own exceptions into these at its boundary,
+so no ``sqlite3`` type leaks out and a caller catches the same classes everywhere.
+"""
 
 from __future__ import annotations
+
+from typing import Literal
 
 
 class EventLogError(ValueError):
@@ -12,12 +19,77 @@ class UnknownEventTypeError(EventLogError):
 
 
 class InvalidSessionIdError(EventLogError):
-    """The session id is not a non-empty string."""
+    """The session id is not a non-empty string of valid Unicode text."""
 
 
 class InvalidPayloadError(EventLogError):
-    """The payload is not a mapping, lacks a required key, or holds a value of the wrong type."""
+    """The payload is not a JSON object of the right shape: a key, type or value is wrong."""
 
 
 class CallIdError(EventLogError):
     """A call id was reused, or a tool result names a call that is unknown or already answered."""
+
+
+class StoreError(EventLogError):
+    """The SQLite store refused or could not complete an operation; nothing was written."""
+
+
+class UnknownSessionError(StoreError):
+    """No session with this id exists; create it with ``create_session`` first."""
+
+
+class SessionExistsError(StoreError):
+    """A session with this explicit id already exists."""
+
+
+class IdempotencyConflictError(StoreError):
+    """An idempotency key was reused in its session for a different event type or payload."""
+
+
+class VersionConflictError(StoreError):
+    """The session moved on since the writer read it: its last event id is not the expected one.
+
+    Attributes:
+        expected: the last event id the writer based its decision on (0: an empty session).
+        actual: the session's last event id when the append was tried.
+    """
+
+    def __init__(self, session_id: str, expected: int, actual: int) -> None:
+        super().__init__(
+            f"session {session_id!r} is at event {actual}, not {expected}: it changed since it"
+            " was read; read it again and decide again"
+        )
+        self.expected = expected
+        self.actual = actual
+
+
+class ConstraintViolationError(StoreError):
+    """The database itself refused a write: a trigger, CHECK, UNIQUE or FOREIGN KEY constraint."""
+
+
+class ProjectionOutOfStepError(StoreError):
+    """A projection lacks a row its events imply; ``rebuild_projections`` restores it."""
+
+
+#: What went wrong with the storage, as a word a program can branch on.
+StorageReason = Literal[
+    "read_only", "disk_full", "io_error", "busy", "cannot_open", "corrupt", "closed", "other"
+]
+
+
+class StorageError(StoreError):
+    """SQLite could not do the work: the file is read-only, full, locked too long, or broken.
+
+    Attributes:
+        reason: which of those it is.
+        retryable: whether the same request can succeed later without any change on the
+            caller's side (a lock that is released, space that is freed), as opposed to a
+            fault an operator has to repair first (a read-only mount, a corrupt file).
+    """
+
+    def __init__(
+        self, message: str, *, reason: StorageReason = "other", retryable: bool = False
+    ) -> None:
+        super().__init__(message)
+        self.reason: StorageReason = reason
+        self.retryable = retryable

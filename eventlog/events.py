@@ -1,8 +1,9 @@
-"""The event: one immutable fact in the log, and the read-only payload it carries."""
+"""The event: one immutable fact in the log, and the read-only JSON payload it carries."""
 
 from __future__ import annotations
 
 import copy
+import json
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any, Final, Protocol
@@ -10,38 +11,50 @@ from typing import Any, Final, Protocol
 #: The four kinds of fact a conversation is made of, in the order a turn usually produces them.
 EVENT_TYPES: Final = ("user_message", "assistant_message", "tool_call", "tool_result")
 
+_IMMUTABLE_JSON_VALUES: Final = (str, int, float, bool, type(None))
+
 
 class ReadOnlyPayload(Mapping[str, Any]):
-    """A mapping nobody can change: not the caller who gave it, not the reader who gets it.
+    """A JSON object nobody can change: not the writer who gave it, not a reader who gets it.
 
-    The constructor takes a deep copy, so changing the caller's dict later changes nothing.
-    Every read hands out a deep copy of the value, so a reader who mutates a nested list
-    mutates their own copy, never the log. It compares equal to a dict with the same items.
+    It holds the payload as JSON text, the form the SQLite store keeps it in, and decodes that
+    text once, on the first read. Text is immutable, so nothing the writer does to their own
+    dict later reaches it. A read hands out a copy of a nested list or dict, so a reader who
+    mutates it mutates their own copy, never the log. It compares equal to a dict with the
+    same items.
+
+    Args:
+        json_text: a JSON object, as :func:`eventlog.validate_append` or the database wrote it.
+        decoded: what decoding ``json_text`` gives, when the caller already has it in a dict
+            that nobody else holds; it saves the decode.
     """
 
-    __slots__ = ("_data",)
+    __slots__ = ("_decoded", "json_text")
 
-    def __init__(self, data: Mapping[str, Any]) -> None:
-        self._data: dict[str, Any] = copy.deepcopy(dict(data))
+    def __init__(self, json_text: str, decoded: dict[str, Any] | None = None) -> None:
+        self.json_text = json_text
+        self._decoded = decoded
 
-    @classmethod
-    def wrapping_fresh(cls, data: dict[str, Any]) -> ReadOnlyPayload:
-        """Wrap a dict that nobody else holds (one just decoded from JSON) without copying it."""
-        payload = cls.__new__(cls)
-        payload._data = data
-        return payload
+    def _items(self) -> dict[str, Any]:
+        # Decoded lazily: a writer that never reads the payload back never pays for a decode.
+        if self._decoded is None:
+            self._decoded = json.loads(self.json_text)
+        return self._decoded
 
     def __getitem__(self, key: str) -> Any:
-        return copy.deepcopy(self._data[key])
+        value = self._items()[key]
+        if isinstance(value, _IMMUTABLE_JSON_VALUES):
+            return value
+        return copy.deepcopy(value)
 
     def __iter__(self) -> Iterator[str]:
-        return iter(self._data)
+        return iter(self._items())
 
     def __len__(self) -> int:
-        return len(self._data)
+        return len(self._items())
 
     def __repr__(self) -> str:
-        return repr(self._data)
+        return repr(self._items())
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,6 +68,16 @@ class Event:
     session_id: str
     type: str
     payload: ReadOnlyPayload
+
+
+@dataclass(frozen=True, slots=True)
+class StoredEvent(Event):
+    """An event as the SQLite store hands it out: an :class:`Event` plus when it was stored.
+
+    ``created_at`` is unix time in milliseconds, taken when the event was appended.
+    """
+
+    created_at: int
 
 
 class EventLike(Protocol):

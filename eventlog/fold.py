@@ -8,9 +8,9 @@ message directly followed by their results.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator, Sequence
 from functools import reduce
-from typing import Any, Final
+from typing import Any, Final, overload
 
 Message = dict[str, Any]
 
@@ -57,13 +57,55 @@ def apply_event(conversation: Conversation, event: Any) -> Conversation:
 
 def messages_of(conversation: Conversation) -> list[Message]:
     """Return the conversation's messages as a fresh list, oldest first."""
-    newest_first = []
-    while conversation is not None:
-        message, conversation = conversation
-        newest_first.append(message)
-    return newest_first[::-1]
+    return list(ConversationView(conversation))
 
 
 def replay_events(events: Iterable[Any]) -> list[Message]:
     """Fold a session's events, oldest first, into a fresh list of chat messages."""
     return messages_of(reduce(apply_event, events, EMPTY_CONVERSATION))
+
+
+class ConversationView(Sequence[Message]):
+    """A conversation read as a list of messages, oldest first, without copying it.
+
+    What a reader usually wants is at the end (the last message, the last user message), and
+    the chain starts there: ``view[-1]``, ``reversed(view)`` and ``bool(view)`` cost as much
+    as the messages they reach, not the whole conversation. Iterating it from the start,
+    ``len`` and a non-negative index walk it all once.
+    """
+
+    __slots__ = ("_newest",)
+
+    def __init__(self, conversation: Conversation) -> None:
+        self._newest = conversation
+
+    def __reversed__(self) -> Iterator[Message]:
+        link = self._newest
+        while link is not None:
+            message, link = link
+            yield message
+
+    def __iter__(self) -> Iterator[Message]:
+        return reversed(list(reversed(self)))
+
+    def __len__(self) -> int:
+        return sum(1 for _ in reversed(self))
+
+    def __bool__(self) -> bool:
+        return self._newest is not None
+
+    @overload
+    def __getitem__(self, index: int) -> Message: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> Sequence[Message]: ...
+
+    def __getitem__(self, index: int | slice) -> Message | Sequence[Message]:
+        if isinstance(index, slice):
+            return list(self)[index]
+        if index >= 0:
+            return list(self)[index]
+        for steps, message in enumerate(reversed(self), start=1):
+            if steps == -index:
+                return message
+        raise IndexError("conversation index out of range")

@@ -1,7 +1,7 @@
-"""The payload rules: what each event type must carry, and how tool call ids pair up.
+"""The rules: what a session id and each event type's payload must be, and how call ids pair up.
 
-Both stores call these before writing anything, which is what makes "bad input writes
-nothing" true everywhere: a rule that fails raises before the first byte is stored.
+The SQLite store calls these before it writes anything, which is what makes "bad input writes
+nothing" true: a rule that fails raises before a transaction even starts.
 """
 
 from __future__ import annotations
@@ -13,11 +13,17 @@ from typing import Any, Final
 
 from eventlog.errors import (
     CallIdError,
+    EventLogError,
     InvalidPayloadError,
     InvalidSessionIdError,
     UnknownEventTypeError,
 )
 from eventlog.events import EVENT_TYPES, EventLike, ReadOnlyPayload
+
+#: The one JSON encoding of a payload: compact, non-ASCII kept readable, NaN refused. Made once,
+#: because json.dumps() with options builds a new encoder at every call.
+_ENCODER: Final = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+_SCALARS: Final = (str, int, float, bool, type(None))
 
 #: Required keys per event type, and whether each must be non-empty. All are strings.
 REQUIRED_KEYS: Final[Mapping[str, Mapping[str, bool]]] = {
@@ -36,16 +42,44 @@ class CallState(enum.Enum):
     ANSWERED = "answered"
 
 
+def check_text(value: object, what: str, error: type[EventLogError], *, non_empty: bool) -> str:
+    """Return ``value`` if it is a string SQLite can store as text; raise ``error`` otherwise.
+
+    A lone surrogate (``"\\ud800"``) is a valid Python ``str`` but not valid UTF-8, and SQLite
+    text must be UTF-8: this is the one place that refuses it, for every text the store keeps.
+    """
+    if not isinstance(value, str) or (non_empty and not value):
+        kind = "a non-empty string" if non_empty else "a string"
+        raise error(f"{what} must be {kind}, got {value!r}")
+    if not value.isascii():
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError as problem:
+            raise error(f"{what} is not valid Unicode text: {problem}") from None
+    return value
+
+
+def check_session_id(session_id: object) -> str:
+    """Return ``session_id`` if it is a non-empty string of valid text, else raise.
+
+    Raises:
+        InvalidSessionIdError: it is not.
+    """
+    return check_text(session_id, "session_id", InvalidSessionIdError, non_empty=True)
+
+
 def validate_append(session_id: object, event_type: object, payload: object) -> ReadOnlyPayload:
-    """Check everything about an append that needs no look at the log.
+    """Check everything about an append that needs no look at the log; encode the payload once.
 
     Args:
-        session_id: must be a non-empty ``str``.
+        session_id: a non-empty string.
         event_type: one of :data:`EVENT_TYPES`.
-        payload: a mapping with the type's required string keys; extra keys are kept.
+        payload: a mapping with the type's required string keys; extra keys are kept. Every
+            value must be JSON: a string, a number, a bool, None, a list or a dict with string
+            keys, at any depth (a tuple or an int key would not read back as it went in).
 
     Returns:
-        A read-only copy of the payload, safe to store.
+        The payload as a read-only JSON object, ready to store.
 
     Raises:
         UnknownEventTypeError, InvalidSessionIdError, InvalidPayloadError.
@@ -54,14 +88,16 @@ def validate_append(session_id: object, event_type: object, payload: object) -> 
         raise UnknownEventTypeError(
             f"unknown event type {event_type!r}: expected one of {', '.join(EVENT_TYPES)}"
         )
-    if not isinstance(session_id, str) or not session_id:
-        raise InvalidSessionIdError(f"session_id must be a non-empty string, got {session_id!r}")
+    check_session_id(session_id)
     if not isinstance(payload, Mapping):
         raise InvalidPayloadError(f"payload must be a mapping, got {type(payload).__name__}")
     for key, must_be_non_empty in REQUIRED_KEYS[str(event_type)].items():
         _check_string_field(str(event_type), payload, key, must_be_non_empty)
-    _check_json_compatible(payload)
-    return ReadOnlyPayload(payload)
+    flat = _check_json_object(payload, "payload")
+    items = dict(payload)
+    # A flat payload (strings, numbers, bools, None) decodes to exactly this copy, which
+    # nobody else holds: hand it over and spare the first reader a decode.
+    return ReadOnlyPayload(_encode(items), items if flat else None)
 
 
 def _check_string_field(
@@ -78,16 +114,37 @@ def _check_string_field(
         raise InvalidPayloadError(f"{event_type} payload[{key!r}] must not be empty")
 
 
-def _check_json_compatible(payload: Mapping[Any, Any]) -> None:
-    # The SQLite store keeps payloads as JSON text; refusing what JSON cannot hold here
-    # keeps the two stores' answers identical for every input.
-    if not all(isinstance(key, str) for key in payload):
-        raise InvalidPayloadError("payload keys must all be strings")
+def _check_json_object(value: Mapping[Any, Any], where: str) -> bool:
+    # json.dumps would quietly turn an int key into a string and a tuple into a list, so the
+    # payload read back would differ from the one appended: refuse both, at every depth.
+    # Returns whether the object is flat: no list or dict inside.
+    flat = True
+    for key, item in value.items():
+        if not isinstance(key, str):
+            raise InvalidPayloadError(f"{where} keys must be strings, got {key!r}")
+        if type(item) not in _SCALARS:
+            flat = False
+            _check_json_value(item, f"{where}[{key!r}]")
+    return flat
+
+
+def _check_json_value(value: object, where: str) -> None:
+    if isinstance(value, Mapping):
+        _check_json_object(value, where)
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            _check_json_value(item, f"{where}[{index}]")
+    elif isinstance(value, tuple):
+        raise InvalidPayloadError(f"{where} is a tuple: JSON has arrays, pass a list")
+
+
+def _encode(payload: dict[str, Any]) -> str:
+    # The one encode of an append: what is checked here is exactly the text that is stored.
     try:
-        # encode() catches lone surrogates ("\ud800"): valid in a str, not storable as UTF-8.
-        json.dumps(payload, allow_nan=False, ensure_ascii=False).encode("utf-8")
+        text = _ENCODER.encode(payload)
     except (TypeError, ValueError) as error:
         raise InvalidPayloadError(f"payload must be JSON-compatible: {error}") from None
+    return check_text(text, "payload", InvalidPayloadError, non_empty=True)
 
 
 def call_state_in(session_events: Iterable[EventLike], call_id: str) -> CallState:

@@ -1,22 +1,25 @@
 """The SQLite side of the kit: a durable event store, its HTTP agent service, and a demo.
 
-The store (:class:`SqliteEventStore`) is the adapter: the same rules and replay as the pure
-core in :mod:`solutions`, kept in a SQLite file with projections, idempotency keys and WAL.
+The store (:class:`SqliteEventStore`) is the adapter: the shared rules and replay of
+:mod:`eventlog`, kept in a SQLite file with projections, idempotency keys and WAL. Its errors
+are :mod:`eventlog`'s, re-exported here so that a caller needs one import.
 """
 
 from __future__ import annotations
 
-from sqlite_demo.backup import backup_database
-from sqlite_demo.errors import (
+from eventlog import (
     ConstraintViolationError,
     IdempotencyConflictError,
     ProjectionOutOfStepError,
     SessionExistsError,
     StorageError,
+    StoredEvent,
     StoreError,
     UnknownSessionError,
+    VersionConflictError,
 )
-from sqlite_demo.store import MessageRow, Session, SqliteEventStore, StoredEvent, ToolCallRow
+from sqlite_demo.backup import backup_database
+from sqlite_demo.store import MessageRow, Session, SqliteEventStore, ToolCallRow
 
 __all__ = [
     "ConstraintViolationError",
@@ -31,5 +34,6 @@ __all__ = [
     "StoredEvent",
     "ToolCallRow",
     "UnknownSessionError",
+    "VersionConflictError",
     "backup_database",
 ]

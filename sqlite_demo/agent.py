@@ -1,37 +1,63 @@
-"""One turn of the agent: commit every event before replying, finish what a kill cut short.
+"""One turn of the agent: commit every step before replying, never act on a stale view.
 
-The loop is the ordinary agent loop (replay the session, ask the model, run the tools it
-asks for, repeat until it replies), with two rules that make it survive a crash:
+The loop is the ordinary agent loop (read the session, ask the model, run the tools it asks
+for, repeat until it replies), with three rules that keep it correct when the process is
+killed mid-turn, or when several server processes serve the same sessions from one file:
 
-* **Write before reply.** Each step is appended to the store, in its own committed
-  transaction, before the next step starts; the reply is returned only after the
-  ``assistant_message`` holding it is committed. A reply the user saw is always in the log.
-* **Finish, do not forget.** A ``SIGKILL`` can stop a turn anywhere: after the user's
-  message, or after a ``tool_call`` whose result never came. Such a session would not be a
-  valid model conversation, so the next request on it first completes the pending steps
-  (runs the open tool calls, asks the model for the reply) and only then takes its own turn.
+* **Write before reply.** Each step is appended, in its own committed transaction, before
+  the next one starts; the reply is returned only after the ``assistant_message`` holding it
+  is committed. A reply the user saw is always in the log.
+* **Decide on a version, append on that version.** Every append states the session's last
+  event id that the decision was based on (``expected_version``); the store checks it inside
+  the write transaction. If another process moved the session meanwhile, the append is
+  refused (:class:`~eventlog.VersionConflictError`), and the agent reads what is new and
+  decides again. So two processes can never both answer the same question, or answer a
+  call that the other one already answered.
+* **Finish, do not forget.** A session whose last turn was cut short (a user message without
+  a reply, a tool call without a result) is finished first, whoever cut it short, and only
+  then does the new message start its own turn.
 
-Idempotency: a request may carry a key. The user's message is stored with it, and a request
-that repeats the key gets the first request's answer and writes nothing, unless the first
-attempt was cut short; then the retry completes that turn (the only writes it makes) and
-answers with it.
+Idempotency: a request may carry a key, stored with its user message. A repeat of the key
+(a retry, or the same request sent to two servers) gets that turn's events and assistant
+reply, after finishing the turn if it was cut short, and never appends the message twice.
+
+What a turn costs does not grow with the session: the agent keeps each session's folded
+conversation and folds in only the events it has not seen (:class:`SessionView`), the
+store's checks are index lookups, and the scripted model reads back from the end.
 """
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Final
 
-from sqlite_demo.errors import IdempotencyConflictError
-from sqlite_demo.model import Message, Model, Reply, ToolCall, run_tool, scripted_model
-from sqlite_demo.store import SqliteEventStore, StoredEvent
+from eventlog import (
+    EMPTY_CONVERSATION,
+    Conversation,
+    ConversationView,
+    StoredEvent,
+    VersionConflictError,
+    apply_event,
+)
+from sqlite_demo.model import Model, Reply, ToolCall, run_tool, scripted_model
+from sqlite_demo.store import SqliteEventStore
 
 #: Model and tool steps one turn may take before the agent gives up on a looping model.
 MAX_STEPS_PER_TURN: Final = 8
+#: Appends refused because the session moved on, before the agent gives up with a 503.
+MAX_CONFLICTS_PER_TURN: Final = 64
+#: Sessions whose folded view one agent keeps; past this, it starts again from none.
+MAX_CACHED_SESSIONS: Final = 1024
+#: Events read per query while looking for the reply that ends a turn.
+_TURN_PAGE: Final = 16
 
 ToolRunner = Callable[[str, str], str]
+Call = dict[str, Any]
+
+
+class SessionBusyError(RuntimeError):
+    """Other writers kept changing the session, so this turn could not get a step in."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,8 +68,9 @@ class TurnResult:
         reply: the assistant's answer that ends the turn.
         events: the turn's events, from the user's message to the assistant's reply.
         recovered: events this request appended to finish an earlier, interrupted turn.
-        repeated: True when the idempotency key matched an earlier request, so ``events``
-            are that request's events and nothing new was written for this message.
+        repeated: True when the idempotency key matched a message stored before this request
+            looked, so ``events`` are that earlier request's turn and its message was not
+            stored again.
     """
 
     reply: str
@@ -52,14 +79,54 @@ class TurnResult:
     repeated: bool = False
 
 
-class Agent:
-    """Runs turns against a :class:`SqliteEventStore`, one at a time.
+@dataclass(frozen=True, slots=True)
+class SessionView:
+    """One session as far as it was read: the conversation folded up to ``version``.
 
-    A lock serialises turns: the idempotency check and the append that follows it must not
-    interleave with another request's, and a session's steps must not interleave either.
-    Pass ``lock`` to share it with other users of the same store (the HTTP app does).
-    One lock for everything is right for a scripted model that answers in microseconds; with
-    a real model taking seconds, a lock per session would let sessions proceed in parallel.
+    Attributes:
+        version: the last event id folded in (0: none); what an append based on it expects.
+        conversation: the chat messages, newest first (see :mod:`eventlog.fold`).
+        open_calls: tool calls without a result yet, in the order they were made.
+    """
+
+    version: int = 0
+    conversation: Conversation = EMPTY_CONVERSATION
+    open_calls: tuple[Call, ...] = ()
+
+    def folding(self, events: Sequence[StoredEvent]) -> SessionView:
+        """Return this view with ``events`` (the session's next ones, in order) folded in."""
+        view = self
+        for event in events:
+            conversation = apply_event(view.conversation, event)
+            newest = conversation[0] if conversation is not None else {}
+            open_calls = view.open_calls
+            if event.type == "tool_call":
+                open_calls = (*open_calls, newest["tool_calls"][-1])
+            elif event.type == "tool_result":
+                answered = newest["tool_call_id"]
+                open_calls = tuple(call for call in open_calls if call["id"] != answered)
+            view = replace(
+                view, version=event.event_id, conversation=conversation, open_calls=open_calls
+            )
+        return view
+
+    @property
+    def messages(self) -> ConversationView:
+        """The conversation as the model reads it: Chat Completions messages, oldest first."""
+        return ConversationView(self.conversation)
+
+    @property
+    def awaits_model(self) -> bool:
+        """Whether the model must speak next: the last message is the user's or a tool's."""
+        return self.conversation is not None and self.conversation[0]["role"] in ("user", "tool")
+
+
+class Agent:
+    """Runs turns against a :class:`SqliteEventStore`; safe to share between threads.
+
+    No lock is held while the model or a tool runs: correctness comes from the expected
+    version each append states, so turns on different sessions, and even two turns on the
+    same session in two processes, run side by side.
     """
 
     def __init__(
@@ -67,13 +134,14 @@ class Agent:
         store: SqliteEventStore,
         model: Model = scripted_model,
         tool_runner: ToolRunner = run_tool,
-        *,
-        lock: threading.Lock | None = None,
     ) -> None:
         self._store = store
         self._model = model
         self._run_tool = tool_runner
-        self._lock = lock or threading.Lock()
+        # session id -> its latest view. Views are immutable and each assignment is atomic,
+        # so threads share the dict without a lock; a view that is stale is only folded
+        # forward, never trusted, because every append re-checks the version in SQLite.
+        self._views: dict[str, SessionView] = {}
 
     def handle_message(
         self, session_id: str, content: str, idempotency_key: str | None = None
@@ -83,90 +151,111 @@ class Agent:
         Args:
             session_id: an existing session.
             content: what the user wrote.
-            idempotency_key: optional; a repeat of an earlier key returns that answer.
+            idempotency_key: optional; a repeat of an earlier key answers with that turn.
 
         Returns:
             The :class:`TurnResult`; every event in it is already committed.
 
         Raises:
-            sqlite_demo.errors.UnknownSessionError: no such session; nothing is written.
+            UnknownSessionError: no such session; nothing is written.
             IdempotencyConflictError: the key was used before for other content.
+            SessionBusyError: the session kept changing under this request.
         """
-        with self._lock:
-            self._store.get_session(session_id)
-            if idempotency_key is not None:
-                original = self._store.find_event_by_idempotency_key(session_id, idempotency_key)
-                if original is not None:
-                    return self._repeat_turn(original, content)
-            recovered = self._run_until_reply(session_id)
-            user_event = self._store.append_event(
-                session_id, "user_message", {"content": content}, idempotency_key=idempotency_key
-            )
-            events = (user_event, *self._run_until_reply(session_id))
-            return TurnResult(_content(events[-1]), events, recovered)
+        recovered: list[StoredEvent] = []
+        for _ in range(MAX_CONFLICTS_PER_TURN):
+            view = self._settle(session_id, recovered)
+            try:
+                user_event = self._store.append_event(
+                    session_id,
+                    "user_message",
+                    {"content": content},
+                    idempotency_key=idempotency_key,
+                    expected_version=view.version,
+                )
+            except VersionConflictError:
+                continue  # someone else spoke first: finish their turn, then try again
+            self._settle(session_id, [])
+            events = self._turn_starting_at(user_event)
+            repeated = user_event.event_id <= view.version
+            return TurnResult(_content(events[-1]), events, tuple(recovered), repeated)
+        raise SessionBusyError(f"session {session_id!r} kept changing; retry the request")
 
-    def _repeat_turn(self, original: StoredEvent, content: str) -> TurnResult:
-        if original.payload["content"] != content:
-            raise IdempotencyConflictError(
-                "this Idempotency-Key was already used for a different message; "
-                "use a new key for a new message"
-            )
-        recovered = self._run_until_reply(original.session_id)
-        events = self._turn_starting_at(original)
-        return TurnResult(_content(events[-1]), events, recovered, repeated=True)
+    def _settle(self, session_id: str, appended: list[StoredEvent]) -> SessionView:
+        """Advance the session until it ends in a reply (or is empty); return that view.
+
+        Each step is decided on the freshest view and appended with its version; a step
+        refused because the session moved on is decided again on the new view. The events
+        this call appended are added to ``appended``.
+        """
+        conflicts = 0
+        steps = 0
+        while True:
+            view = self._fresh_view(session_id)
+            if not view.open_calls and not view.awaits_model:
+                return view
+            if steps == MAX_STEPS_PER_TURN:
+                raise RuntimeError(f"the model took more than {MAX_STEPS_PER_TURN} steps")
+            event_type, payload = self._next_step(view)
+            try:
+                appended.append(
+                    self._store.append_event(
+                        session_id, event_type, payload, expected_version=view.version
+                    )
+                )
+                steps += 1
+            except VersionConflictError:
+                conflicts += 1
+                if conflicts == MAX_CONFLICTS_PER_TURN:
+                    raise SessionBusyError(f"session {session_id!r} kept changing") from None
+
+    def _next_step(self, view: SessionView) -> tuple[str, dict[str, str]]:
+        """Decide what comes next: a result for the oldest open call, or the model's step."""
+        if view.open_calls:
+            function = view.open_calls[0]["function"]
+            result = self._run_tool(function["name"], function["arguments"])
+            return "tool_result", {"call_id": view.open_calls[0]["id"], "content": result}
+        step = self._model(view.messages)
+        if isinstance(step, Reply):
+            return "assistant_message", {"content": step.content}
+        return "tool_call", _call_payload(step)
+
+    def _fresh_view(self, session_id: str) -> SessionView:
+        """Return the session's view with every committed event folded in.
+
+        The first time, this checks the session exists and folds its whole history; after
+        that, one indexed query fetches only the events after the cached version.
+        """
+        view = self._views.get(session_id)
+        if view is None:
+            self._store.get_session(session_id)  # raises UnknownSessionError
+            view = SessionView()
+        new_events = self._store.get_events_for_session(session_id, after_event_id=view.version)
+        if new_events or session_id not in self._views:
+            view = view.folding(new_events)
+            if len(self._views) >= MAX_CACHED_SESSIONS:
+                self._views.clear()  # the simplest bound; a session is refolded on next use
+            self._views[session_id] = view
+        return view
 
     def _turn_starting_at(self, user_event: StoredEvent) -> tuple[StoredEvent, ...]:
-        later = self._store.get_events_for_session(
-            user_event.session_id, after_event_id=user_event.event_id - 1
-        )
-        for index, event in enumerate(later):
-            if event.type == "assistant_message":
-                return tuple(later[: index + 1])
-        raise RuntimeError(f"the turn of event {user_event.event_id} has no reply")
-
-    def _run_until_reply(self, session_id: str) -> tuple[StoredEvent, ...]:
-        """Advance the session until it ends in an assistant reply; return what was appended.
-
-        A session that already ends in a reply (or is empty) is left alone, which is why the
-        same function both finishes an interrupted turn and runs a new one.
-        """
-        appended: list[StoredEvent] = []
-        for _ in range(MAX_STEPS_PER_TURN):
-            messages = self._store.replay_session(session_id)
-            unanswered = open_tool_calls(messages)
-            if unanswered:
-                appended += [self._answer_tool_call(session_id, call) for call in unanswered]
-            elif awaits_model(messages):
-                appended.append(self._append_step(session_id, self._model(messages)))
-            else:
-                return tuple(appended)
-        raise RuntimeError(f"the model took more than {MAX_STEPS_PER_TURN} steps in one turn")
-
-    def _answer_tool_call(self, session_id: str, call: dict[str, Any]) -> StoredEvent:
-        function = call["function"]
-        result = self._run_tool(function["name"], function["arguments"])
-        payload = {"call_id": call["id"], "content": result}
-        return self._store.append_event(session_id, "tool_result", payload)
-
-    def _append_step(self, session_id: str, step: Reply | ToolCall) -> StoredEvent:
-        if isinstance(step, Reply):
-            return self._store.append_event(
-                session_id, "assistant_message", {"content": step.content}
+        """Return the turn that ``user_event`` starts: it and everything up to its reply."""
+        turn: list[StoredEvent] = []
+        after = user_event.event_id - 1
+        while True:
+            page = self._store.get_events_for_session(
+                user_event.session_id, after_event_id=after, limit=_TURN_PAGE
             )
-        payload = {"call_id": step.call_id, "name": step.name, "arguments": step.arguments}
-        return self._store.append_event(session_id, "tool_call", payload)
+            if not page:
+                raise RuntimeError(f"the turn of event {user_event.event_id} has no reply")
+            for event in page:
+                turn.append(event)
+                if event.type == "assistant_message":
+                    return tuple(turn)
+            after = page[-1].event_id
 
 
-def open_tool_calls(messages: Sequence[Message]) -> list[dict[str, Any]]:
-    """Return the tool calls that have no tool message answering them yet, in call order."""
-    answered = {message["tool_call_id"] for message in messages if message["role"] == "tool"}
-    calls = [call for message in messages for call in message.get("tool_calls") or ()]
-    return [call for call in calls if call["id"] not in answered]
-
-
-def awaits_model(messages: Sequence[Message]) -> bool:
-    """Tell whether the model must speak next: the last message is the user's or a tool's."""
-    return bool(messages) and messages[-1]["role"] in ("user", "tool")
+def _call_payload(step: ToolCall) -> dict[str, str]:
+    return {"call_id": step.call_id, "name": step.name, "arguments": step.arguments}
 
 
 def _content(event: StoredEvent) -> str:

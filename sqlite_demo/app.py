@@ -1,73 +1,69 @@
 """The agent as an HTTP service: FastAPI endpoints over the SQLite event store.
 
-Endpoints (JSON in and out; errors as ``{"error": {"code", "message"}}``, see
-:mod:`sqlite_demo.http_errors`):
+The OpenAPI schema (``/openapi.json``) is the contract: every status an operation can answer
+with is documented there with the one error shape (:mod:`sqlite_demo.http_errors`), the
+limits are in it, and schemathesis checks the service against it in the test suite.
 
-=======  ================================  ==============================================
-POST     /sessions                         ``{"title"}`` -> 201 the new session
-GET      /sessions                         every session, oldest first
-POST     /sessions/{id}/messages           ``{"content"}`` (+ ``Idempotency-Key``) -> the
-                                           reply and the events this turn appended
-GET      /sessions/{id}/messages           the ``messages`` projection rows
-GET      /sessions/{id}/events?after=N     the session's events with event_id > N
-GET      /sessions/{id}/replay             the session as OpenAI chat messages
-GET      /health                           ``{"status": "ok"}``
-=======  ================================  ==============================================
+The path of one ``POST /sessions/{id}/messages``, and what each hop adds:
 
-The endpoints are plain ``def`` functions, so FastAPI runs them in worker threads; one lock
-shared with the :class:`~sqlite_demo.agent.Agent` keeps them to one store call at a time.
+1. ``body_guard``: JSON, UTF-8 and 1 MiB, before FastAPI reads a byte of the body.
+2. ``app`` (here): the body against its published schema (``api_schema``), and the
+   turn's JSON answer.
+3. ``agent``: the turn. It reads the session (only what is new since it last looked),
+   asks ``model`` for each step, and appends each step with the version it decided on.
+4. ``store``: the rules (``eventlog``), then the lock and the transaction for the SQL.
+5. ``writes`` and ``projections``: the SQL of one append: event row, projection row.
+6. ``http_errors``: only when something is refused, the one error shape and its status.
+
+The endpoints are plain ``def`` functions, so FastAPI runs them in worker threads; no lock is
+held around a turn, only the store's lock around each of its SQL statements.
 """
 
 from __future__ import annotations
 
-import threading
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Annotated, Any, Final
 
 from fastapi import FastAPI, Header, Query, Request
-from pydantic import BaseModel, ConfigDict, Field
+from fastapi.responses import JSONResponse
 
+from eventlog import StorageError, StoredEvent
 from sqlite_demo.agent import Agent
-from sqlite_demo.connection import Synchronous
-from sqlite_demo.errors import IdempotencyConflictError, UnknownSessionError
-from sqlite_demo.http_errors import (
-    MAX_CONTENT_BYTES,
-    ApiError,
-    BodySizeLimit,
-    install_error_handlers,
+from sqlite_demo.api_schema import (
+    MAX_EVENT_ID,
+    MAX_IDEMPOTENCY_KEY_CHARS,
+    SESSION_LINKS,
+    ChatMessage,
+    EventOut,
+    Health,
+    MessageOut,
+    NewMessage,
+    NewSession,
+    SessionOut,
+    TurnOut,
 )
+from sqlite_demo.body_guard import BodyGuard
+from sqlite_demo.connection import Synchronous
+from sqlite_demo.http_errors import documented, install_error_handlers
 from sqlite_demo.model import Model, scripted_model
-from sqlite_demo.store import Session, SqliteEventStore, StoredEvent
-
-MAX_TITLE_CHARS: Final = 200
-MAX_IDEMPOTENCY_KEY_CHARS: Final = 200
-
-
-class NewSession(BaseModel):
-    """Body of ``POST /sessions``; unknown fields are refused so typos do not pass silently."""
-
-    model_config = ConfigDict(extra="forbid", strict=True)
-    title: str = Field(min_length=1, max_length=MAX_TITLE_CHARS)
-
-
-class NewMessage(BaseModel):
-    """Body of ``POST /sessions/{id}/messages``; the size limit is checked in the endpoint."""
-
-    model_config = ConfigDict(extra="forbid", strict=True)
-    content: str = Field(min_length=1)
-
+from sqlite_demo.store import SqliteEventStore
 
 IdempotencyKey = Annotated[
     str | None,
-    Header(alias="Idempotency-Key", min_length=1, max_length=MAX_IDEMPOTENCY_KEY_CHARS),
+    Header(
+        alias="Idempotency-Key",
+        min_length=1,
+        max_length=MAX_IDEMPOTENCY_KEY_CHARS,
+        description="Names this request: a repeat gets the first answer and writes nothing.",
+    ),
 ]
-#: SQLite's largest integer; a bigger ``after`` cannot even be compared with an event id.
-MAX_EVENT_ID: Final = 2**63 - 1
 AfterEventId = Annotated[
     int, Query(ge=0, le=MAX_EVENT_ID, description="return events with event_id > after")
 ]
+#: Statuses every operation on a session's data can answer with, besides its success.
+_SESSION_ERRORS: Final = (404, 422, 500, 503)
 
 
 def create_app(
@@ -79,83 +75,121 @@ def create_app(
         db_path: the SQLite file (created with its schema when missing).
         synchronous: ``"NORMAL"`` survives a killed process, ``"FULL"`` a power cut too.
         model: the brain of the agent loop; tests pass one that fails on purpose.
+
+    The app refuses to start (raising :class:`~eventlog.StorageError`) on a database it
+    cannot write: better no service than one that fails every write.
     """
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         store = SqliteEventStore(db_path, synchronous=synchronous)
-        app.state.store = store
-        app.state.lock = threading.Lock()
-        app.state.agent = Agent(store, model, lock=app.state.lock)
         try:
+            store.check_writable()
+            app.state.store = store
+            app.state.agent = Agent(store, model)
             yield
         finally:
             store.close()
 
-    app = FastAPI(title="sqlite_demo agent", lifespan=lifespan)
+    app = FastAPI(title="sqlite_demo agent", version="1", lifespan=lifespan)
     install_error_handlers(app)
-    app.add_middleware(BodySizeLimit)
-    _add_routes(app)
+    app.add_middleware(BodyGuard)
+    _add_session_routes(app)
+    _add_read_routes(app)
     return app
 
 
-def _add_routes(app: FastAPI) -> None:
-    @app.get("/health")
-    def health() -> dict[str, str]:
-        return {"status": "ok"}
+def _add_session_routes(app: FastAPI) -> None:
+    @app.get("/health", operation_id="health", responses=documented(503))
+    def health(request: Request) -> Health:
+        """Whether the service can write its database now (a write is tried, then undone).
 
-    @app.post("/sessions", status_code=201)
-    def create_session(body: NewSession, request: Request) -> dict[str, Any]:
-        with request.app.state.lock:
-            return session_json(_store(request).create_session(body.title))
+        Another process holding the write lock just then makes the database busy, not
+        broken: that is still a 200, so a health check does not flap under load.
+        """
+        try:
+            _store(request).check_writable()
+        except StorageError as fault:
+            if fault.reason != "busy":
+                raise
+            return Health(status="ok", database="busy")
+        return Health(status="ok", database="writable")
 
-    @app.get("/sessions")
-    def list_sessions(request: Request) -> list[dict[str, Any]]:
-        with request.app.state.lock:
-            return [session_json(session) for session in _store(request).list_sessions()]
+    @app.post(
+        "/sessions",
+        status_code=201,
+        operation_id="create_session",
+        responses={
+            201: {"description": "The new session.", "links": SESSION_LINKS},
+            **documented(400, 413, 415, 422, 500, 503),
+        },
+    )
+    def create_session(body: NewSession, request: Request) -> SessionOut:
+        """Create a session with a random, unguessable id."""
+        return SessionOut.of(_store(request).create_session(body.title))
 
-    @app.post("/sessions/{session_id}/messages")
+    @app.get("/sessions", operation_id="list_sessions", responses=documented(500, 503))
+    def list_sessions(request: Request) -> list[SessionOut]:
+        """Every session, with or without messages, oldest first."""
+        return [SessionOut.of(session) for session in _store(request).list_all_sessions()]
+
+    @app.post(
+        "/sessions/{session_id}/messages",
+        operation_id="post_message",
+        response_model=TurnOut,
+        responses=documented(400, 409, 413, 415, *_SESSION_ERRORS),
+    )
     def post_message(
         session_id: str, body: NewMessage, request: Request, key: IdempotencyKey = None
-    ) -> dict[str, Any]:
-        _check_content_size(body.content)
+    ) -> JSONResponse:
+        """Take one turn: the reply, and the events of the turn, every one already committed."""
         agent: Agent = request.app.state.agent
-        try:
-            turn = agent.handle_message(session_id, body.content, idempotency_key=key)
-        except UnknownSessionError as error:
-            raise ApiError(404, "unknown_session", str(error)) from None
-        except IdempotencyConflictError as error:
-            raise ApiError(409, "idempotency_key_reused", str(error)) from None
-        return {
-            "reply": turn.reply,
-            "events": [event_json(event) for event in turn.events],
-            "recovered_events": [event_json(event) for event in turn.recovered],
-            "repeated": turn.repeated,
-        }
-
-    @app.get("/sessions/{session_id}/messages")
-    def get_messages(session_id: str, request: Request) -> list[dict[str, Any]]:
-        with request.app.state.lock:
-            store = _known_session_store(request, session_id)
-            rows = store.get_messages(session_id)
-        return [{"event_id": r.event_id, "role": r.role, "content": r.content} for r in rows]
-
-    @app.get("/sessions/{session_id}/events")
-    def get_events(session_id: str, request: Request, after: AfterEventId = 0) -> list[Any]:
-        with request.app.state.lock:
-            store = _known_session_store(request, session_id)
-            events = store.get_events_for_session(session_id, after_event_id=after)
-        return [event_json(event) for event in events]
-
-    @app.get("/sessions/{session_id}/replay")
-    def replay(session_id: str, request: Request) -> list[dict[str, Any]]:
-        with request.app.state.lock:
-            return _known_session_store(request, session_id).replay_session(session_id)
+        turn = agent.handle_message(session_id, body.content, idempotency_key=key)
+        return JSONResponse(
+            {
+                "reply": turn.reply,
+                "events": [event_json(event) for event in turn.events],
+                "recovered_events": [event_json(event) for event in turn.recovered],
+                "repeated": turn.repeated,
+            }
+        )
 
 
-def session_json(session: Session) -> dict[str, Any]:
-    """Return a session as the API shows it."""
-    return {"id": session.id, "title": session.title, "created_at": session.created_at}
+def _add_read_routes(app: FastAPI) -> None:
+    @app.get(
+        "/sessions/{session_id}/messages",
+        operation_id="get_messages",
+        response_model=list[MessageOut],
+        responses=documented(*_SESSION_ERRORS),
+    )
+    def get_messages(session_id: str, request: Request) -> JSONResponse:
+        """The ``messages`` projection: user and assistant messages, by event id."""
+        rows = _known_session_store(request, session_id).get_messages(session_id)
+        return JSONResponse(
+            [{"event_id": r.event_id, "role": r.role, "content": r.content} for r in rows]
+        )
+
+    @app.get(
+        "/sessions/{session_id}/events",
+        operation_id="get_events",
+        response_model=list[EventOut],
+        responses=documented(*_SESSION_ERRORS),
+    )
+    def get_events(session_id: str, request: Request, after: AfterEventId = 0) -> JSONResponse:
+        """The session's events with ``event_id > after``, oldest first: how a client resumes."""
+        store = _known_session_store(request, session_id)
+        events = store.get_events_for_session(session_id, after_event_id=after)
+        return JSONResponse([event_json(event) for event in events])
+
+    @app.get(
+        "/sessions/{session_id}/replay",
+        operation_id="replay",
+        response_model=list[ChatMessage],
+        responses=documented(*_SESSION_ERRORS),
+    )
+    def replay(session_id: str, request: Request) -> JSONResponse:
+        """The session folded into OpenAI Chat Completions messages, ready for a model."""
+        return JSONResponse(_known_session_store(request, session_id).replay_session(session_id))
 
 
 def event_json(event: StoredEvent) -> dict[str, Any]:
@@ -176,18 +210,5 @@ def _store(request: Request) -> SqliteEventStore:
 
 def _known_session_store(request: Request, session_id: str) -> SqliteEventStore:
     store = _store(request)
-    try:
-        store.get_session(session_id)
-    except UnknownSessionError as error:
-        raise ApiError(404, "unknown_session", str(error)) from None
+    store.get_session(session_id)  # raises UnknownSessionError: 404
     return store
-
-
-def _check_content_size(content: str) -> None:
-    size = len(content.encode("utf-8"))
-    if size > MAX_CONTENT_BYTES:
-        raise ApiError(
-            413,
-            "content_too_large",
-            f"content is {size} bytes of UTF-8; the limit is {MAX_CONTENT_BYTES} bytes",
-        )

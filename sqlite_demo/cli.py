@@ -5,7 +5,8 @@
 * ``python -m sqlite_demo serve --db PATH [--host 127.0.0.1] [--port 0]``: run the agent
   service; port 0 picks a free port, and the first line printed is its address.
 * ``python -m sqlite_demo backup SRC DEST``: copy a live database, WAL included, with
-  SQLite's online backup API (copying only the main file would lose commits still in -wal).
+  SQLite's online backup API (copying only the main file would lose commits still in -wal),
+  into a new single file that needs no ``-wal`` of its own.
 """
 
 from __future__ import annotations
@@ -15,6 +16,8 @@ import sqlite3
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+
+from eventlog import StorageError, StoreError
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -63,6 +66,9 @@ def _serve(db: Path, host: str, port: int) -> int:
 
     try:
         serve(db, host=host, port=port)
+    except StoreError as error:
+        print(f"cannot serve {db}: {error}", file=sys.stderr)
+        return 1
     except OSError as error:
         print(f"cannot serve on {host}:{port}: {error}", file=sys.stderr)
         return 1
@@ -70,17 +76,20 @@ def _serve(db: Path, host: str, port: int) -> int:
 
 
 def _backup(parser: argparse.ArgumentParser, src: Path, dest: Path) -> int:
-    if not src.is_file():
-        parser.error(f"no database file at {src}")
-    if dest.exists():
-        parser.error(f"{dest} already exists; choose a new file so nothing is overwritten")
     from sqlite_demo.backup import backup_database
 
-    backup_database(src, dest)
+    try:
+        backup_database(src, dest)
+    except StorageError as error:
+        print(f"cannot back up {src} to {dest}: {error}", file=sys.stderr)
+        return 1
+    except StoreError as error:
+        parser.error(str(error))  # a wrong argument: exit status 2, as argparse does
     sessions, events = _count_rows(dest)
     print(
         f"backed up {src} to {dest}: {sessions} sessions, {events} events, "
-        f"{dest.stat().st_size} bytes (SQLite online backup, WAL contents included)"
+        f"{dest.stat().st_size} bytes (SQLite online backup, WAL contents included;"
+        " the copy is one self-contained file)"
     )
     return 0
 

@@ -7,66 +7,63 @@ from typing import Any
 
 import httpx
 
+from sqlite_demo.http_errors import ApiError
 
-class ApiError(Exception):
-    """The service refused a request; ``status`` and ``code`` say how, ``message`` why."""
+JsonObject = dict[str, Any]
 
-    def __init__(self, status: int, code: str, message: str) -> None:
-        super().__init__(f"{status} {code}: {message}")
-        self.status = status
-        self.code = code
-        self.message = message
+__all__ = ["AgentClient", "ApiError"]
 
 
 class AgentClient:
-    """Talks JSON to one running service.
+    """Talks JSON to one running service over one kept-alive connection pool.
 
     Args:
         base_url: e.g. ``http://127.0.0.1:8123``.
         timeout: seconds per request.
+
+    Every method raises :class:`ApiError` when the service refuses the request (its status,
+    code, message and whether a retry can help), and ``httpx.TransportError`` when the
+    service cannot be reached or died mid-request.
     """
 
     def __init__(self, base_url: str, timeout: float = 10.0) -> None:
         self._http = httpx.Client(base_url=base_url, timeout=timeout)
 
-    def health(self) -> dict[str, Any]:
-        """Return ``{"status": "ok"}`` from a live service."""
-        return self._request("GET", "/health")  # type: ignore[no-any-return]
+    def health(self) -> JsonObject:
+        """Return ``{"status": "ok", "database": "writable"}`` (or ``"busy"``) when healthy."""
+        return _object(self._request("GET", "/health"))
 
-    def create_session(self, title: str) -> dict[str, Any]:
+    def create_session(self, title: str) -> JsonObject:
         """Create a session; return ``{"id", "title", "created_at"}``."""
-        return self._request("POST", "/sessions", json={"title": title})  # type: ignore[no-any-return]
+        return _object(self._request("POST", "/sessions", json={"title": title}))
 
-    def list_sessions(self) -> list[dict[str, Any]]:
+    def list_sessions(self) -> list[JsonObject]:
         """Return every session, oldest first."""
-        return self._request("GET", "/sessions")  # type: ignore[no-any-return]
+        return _objects(self._request("GET", "/sessions"))
 
     def send_message(
         self, session_id: str, content: str, idempotency_key: str | None = None
-    ) -> dict[str, Any]:
+    ) -> JsonObject:
         """Take one turn; return ``{"reply", "events", "recovered_events", "repeated"}``.
 
-        Raises:
-            ApiError: the service refused the message (unknown session, too large, ...).
-            httpx.TransportError: the service could not be reached or died mid-request;
-                retrying with the same ``idempotency_key`` is safe.
+        A retry with the same ``idempotency_key`` is safe: it gets the first answer.
         """
         headers = {"Idempotency-Key": idempotency_key} if idempotency_key else {}
         path = f"/sessions/{session_id}/messages"
-        return self._request("POST", path, json={"content": content}, headers=headers)  # type: ignore[no-any-return]
+        return _object(self._request("POST", path, json={"content": content}, headers=headers))
 
-    def get_messages(self, session_id: str) -> list[dict[str, Any]]:
+    def get_messages(self, session_id: str) -> list[JsonObject]:
         """Return the session's ``messages`` projection rows."""
-        return self._request("GET", f"/sessions/{session_id}/messages")  # type: ignore[no-any-return]
+        return _objects(self._request("GET", f"/sessions/{session_id}/messages"))
 
-    def get_events(self, session_id: str, after: int = 0) -> list[dict[str, Any]]:
+    def get_events(self, session_id: str, after: int = 0) -> list[JsonObject]:
         """Return the session's events with ``event_id > after``, oldest first."""
         path = f"/sessions/{session_id}/events"
-        return self._request("GET", path, params={"after": after})  # type: ignore[no-any-return]
+        return _objects(self._request("GET", path, params={"after": after}))
 
-    def replay(self, session_id: str) -> list[dict[str, Any]]:
+    def replay(self, session_id: str) -> list[JsonObject]:
         """Return the session replayed as OpenAI chat messages."""
-        return self._request("GET", f"/sessions/{session_id}/replay")  # type: ignore[no-any-return]
+        return _objects(self._request("GET", f"/sessions/{session_id}/replay"))
 
     def close(self) -> None:
         """Close the connection pool."""
@@ -83,9 +80,32 @@ class AgentClient:
     ) -> None:
         self.close()
 
-    def _request(self, method: str, path: str, **options: Any) -> Any:
+    def _request(self, method: str, path: str, **options: Any) -> object:
         response = self._http.request(method, path, **options)
         if response.is_success:
-            return response.json()
-        error = response.json().get("error", {})
-        raise ApiError(response.status_code, error.get("code", "?"), error.get("message", ""))
+            body: object = response.json()
+            return body
+        raise _refusal(response)
+
+
+def _refusal(response: httpx.Response) -> ApiError:
+    """Read the service's error shape; a body without it (a proxy's page) still says what."""
+    try:
+        error = response.json()["error"]
+        return ApiError(
+            response.status_code, error["code"], error["message"], retryable=error["retryable"]
+        )
+    except (ValueError, KeyError, TypeError):
+        return ApiError(response.status_code, "http_error", response.text[:200])
+
+
+def _object(body: object) -> JsonObject:
+    if not isinstance(body, dict):
+        raise TypeError(f"expected a JSON object from the service, got {type(body).__name__}")
+    return body
+
+
+def _objects(body: object) -> list[JsonObject]:
+    if not isinstance(body, list) or not all(isinstance(item, dict) for item in body):
+        raise TypeError("expected a JSON array of objects from the service")
+    return body

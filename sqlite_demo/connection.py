@@ -7,15 +7,21 @@ connection, not per file, so a connection opened without them silently runs with
 from __future__ import annotations
 
 import os
+import shutil
 import sqlite3
-from collections.abc import Iterator
-from contextlib import contextmanager
 from importlib import resources
-from typing import Literal
+from pathlib import Path
+from typing import Final, Literal
 
-from sqlite_demo.errors import ConstraintViolationError, StorageError, StoreError
+from eventlog import StorageError, StoreError
+from sqlite_demo.faults import translate_sqlite_errors, translated, with_its_likely_cause
 
 Synchronous = Literal["NORMAL", "FULL"]
+
+#: The number of ``schema.sql``'s design, kept in the file as ``PRAGMA user_version``.
+SCHEMA_VERSION: Final = 1
+#: Less free space than this next to the database counts as a full disk (a WAL frame is a page).
+MIN_FREE_BYTES: Final = 64 * 1024
 
 
 def open_connection(
@@ -44,13 +50,18 @@ def open_connection(
         StorageError: SQLite could not open the file or set a pragma.
     """
     _check_settings(synchronous, busy_timeout_ms, wal_autocheckpoint_pages)
-    with translate_sqlite_errors():
-        connection = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+    try:
+        with translate_sqlite_errors():
+            connection = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+    except StorageError as error:
+        raise with_its_likely_cause(error, Path(path)) from error
     try:
         with translate_sqlite_errors():
             _apply_pragmas(connection, synchronous, busy_timeout_ms, wal_autocheckpoint_pages)
-    except BaseException:
+    except BaseException as error:
         connection.close()
+        if isinstance(error, StorageError):
+            raise with_its_likely_cause(error, Path(path)) from error
         raise
     return connection
 
@@ -92,25 +103,43 @@ def _apply_pragmas(
 
 
 def apply_schema(connection: sqlite3.Connection) -> None:
-    """Create the tables, indexes and triggers of ``schema.sql`` that do not exist yet.
+    """Create the tables, indexes and triggers of ``schema.sql`` in a new database.
+
+    A database already at :data:`SCHEMA_VERSION` is left as it is, without a write.
 
     Raises:
+        StoreError: the file holds tables of an older, incompatible version of the schema.
         StorageError, ConstraintViolationError: SQLite refused the script; nothing is applied.
     """
-    schema = resources.files("sqlite_demo").joinpath("schema.sql").read_text(encoding="utf-8")
-    # executescript() runs statements as written, so the transaction goes in the script: all
-    # or nothing, and IMMEDIATE so two processes opening a new file at once take turns.
     with translate_sqlite_errors():
+        version = connection.execute("PRAGMA user_version").fetchone()[0]
+        if version == SCHEMA_VERSION:
+            return
+        _refuse_an_older_schema(connection, version)
+        schema = resources.files("sqlite_demo").joinpath("schema.sql").read_text("utf-8")
+        script = f"{schema}\nPRAGMA user_version = {SCHEMA_VERSION};"
+        # executescript() runs statements as written, so the transaction goes in the script:
+        # all or nothing, and IMMEDIATE so two processes creating one file take turns.
         try:
-            connection.executescript(f"BEGIN IMMEDIATE;\n{schema}\nCOMMIT;")
+            connection.executescript(f"BEGIN IMMEDIATE;\n{script}\nCOMMIT;")
         except BaseException:
             if connection.in_transaction:
                 connection.execute("ROLLBACK")
             raise
 
 
-@contextmanager
-def write_transaction(connection: sqlite3.Connection) -> Iterator[sqlite3.Connection]:
+def _refuse_an_older_schema(connection: sqlite3.Connection, version: int) -> None:
+    has_events = connection.execute(
+        "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'events'"
+    ).fetchone()
+    if has_events or version > SCHEMA_VERSION:
+        raise StoreError(
+            f"the database holds schema version {version}, and this kit reads version"
+            f" {SCHEMA_VERSION}; back it up and start a new file (or use the kit that wrote it)"
+        )
+
+
+class write_transaction:  # lower case: used like a function, with write_transaction(c): ...
     """Run the body as one ``BEGIN IMMEDIATE`` ... ``COMMIT``; any exception rolls it all back.
 
     Why IMMEDIATE: a plain (deferred) BEGIN starts as a reader and asks for the write lock at
@@ -120,37 +149,70 @@ def write_transaction(connection: sqlite3.Connection) -> Iterator[sqlite3.Connec
     BEGIN, before anything is read, so whatever we read stays true until COMMIT, and a
     second writer simply waits its turn (up to busy_timeout) at its own BEGIN.
 
+    A class rather than a ``@contextmanager`` generator: it runs at every append, and a plain
+    ``__enter__``/``__exit__`` pair costs a fraction of a generator's machinery.
+
     Raises:
-        StoreError: translated from SQLite's errors. Other exceptions from the body are
-        re-raised unchanged after the rollback.
+        StoreError: translated from SQLite's errors (see :mod:`sqlite_demo.faults`).
+        Other exceptions from the body are re-raised unchanged after the rollback.
     """
-    with translate_sqlite_errors():
-        connection.execute("BEGIN IMMEDIATE")
+
+    __slots__ = ("_connection",)
+
+    def __init__(self, connection: sqlite3.Connection) -> None:
+        self._connection = connection
+
+    def __enter__(self) -> sqlite3.Connection:
         try:
-            yield connection
-            connection.execute("COMMIT")
-        except BaseException:
-            # Some errors (disk full, I/O) make SQLite roll back on its own; then there is
-            # nothing left to roll back.
+            self._connection.execute("BEGIN IMMEDIATE")
+        except sqlite3.Error as error:
+            raise translated(error) from error
+        return self._connection
+
+    def __exit__(
+        self, kind: type[BaseException] | None, error: BaseException | None, _: object
+    ) -> None:
+        connection = self._connection
+        try:
+            if error is None:
+                connection.execute("COMMIT")
+            elif connection.in_transaction:
+                # Some errors (disk full, I/O) make SQLite roll back on its own; then there
+                # is nothing left to roll back.
+                connection.execute("ROLLBACK")
+        except sqlite3.Error as failure:
             if connection.in_transaction:
                 connection.execute("ROLLBACK")
-            raise
+            raise translated(failure) from failure
+        if isinstance(error, sqlite3.Error):
+            raise translated(error) from error
 
 
-@contextmanager
-def translate_sqlite_errors() -> Iterator[None]:
-    """Turn ``sqlite3`` exceptions raised in the body into the store's own :class:`StoreError`.
+def check_writable(connection: sqlite3.Connection, path: Path, busy_timeout_ms: int) -> None:
+    """Prove that a write to ``path`` would succeed now, writing nothing.
+
+    An UPDATE that matches no row still needs a writable file: SQLite refuses it on a
+    read-only one (BEGIN IMMEDIATE alone does not), and the ROLLBACK keeps nothing. A full
+    disk is only found by a real write, so the free space next to the file is checked too.
 
     Raises:
-        ConstraintViolationError: from ``sqlite3.IntegrityError`` (trigger, CHECK, UNIQUE, FK).
-        StorageError: from any other ``sqlite3.Error``, or text SQLite cannot store as UTF-8.
+        sqlite3.Error: what SQLite refused (translate it with :func:`translate_sqlite_errors`).
+        StorageError: the disk is full.
     """
+    normal_timeout = connection.execute("PRAGMA busy_timeout").fetchone()[0]
+    connection.execute(f"PRAGMA busy_timeout = {int(busy_timeout_ms)}")
     try:
-        yield
-    except sqlite3.IntegrityError as error:
-        raise ConstraintViolationError(f"the database refused the write: {error}") from error
-    except sqlite3.Error as error:
-        raise StorageError(f"SQLite could not complete the operation: {error}") from error
-    except UnicodeEncodeError as error:
-        # A lone surrogate ('\ud800') is a valid Python str but not valid UTF-8 text.
-        raise StorageError(f"text cannot be stored as UTF-8: {error}") from error
+        connection.execute("BEGIN IMMEDIATE")
+        try:
+            connection.execute("UPDATE sessions SET title = title WHERE 0")
+        finally:
+            if connection.in_transaction:
+                connection.execute("ROLLBACK")
+    finally:
+        connection.execute(f"PRAGMA busy_timeout = {normal_timeout}")
+    free = shutil.disk_usage(path.parent).free
+    if free < MIN_FREE_BYTES:
+        message = f"the disk holding {path.name} is full ({free} bytes free)"
+        raise StorageError(
+            f"{message}; retry once it has space", reason="disk_full", retryable=True
+        )

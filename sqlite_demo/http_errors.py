@@ -1,71 +1,107 @@
-"""How the HTTP service says no: one JSON error shape, and a body-size guard.
+"""How the HTTP service says no: one JSON error shape, whoever refuses the request.
 
-Every refusal, whoever raises it (our endpoints, FastAPI's validation, Starlette's routing,
-the size guard), has the same body, so a client needs one error path::
+Our endpoints, the store's errors, FastAPI's validation, Starlette's routing and the body
+guard (:mod:`sqlite_demo.body_guard`) all answer with the same body, so a client needs one
+error path, and ``retryable`` tells it whether sending the same request again can help::
 
-    {"error": {"code": "unknown_session", "message": "no session 'sess_x'"}}
+    {"error": {"code": "unknown_session", "message": "no session 'sess_x'", "retryable": false}}
 
 Nothing is written before a request has passed every check, so a refused request leaves
-the database exactly as it was.
-
-======  ======================  ==========================================================
-status  code                    when
-======  ======================  ==========================================================
-400     malformed_json          the body is not JSON at all
-404     unknown_session         no session has this id
-404     not_found               no such route
-405     method_not_allowed      the route exists, the method does not
-409     idempotency_key_reused  the key was used before for a different message
-413     content_too_large       content over 64 KiB of UTF-8, or a body over 1 MiB (a
-                                declared Content-Length over it is refused unread)
-422     invalid_request         JSON of the wrong shape: a missing, unknown (extra) or
-                                wrong-typed field, an empty content or title, a title over
-                                200 characters, an ``after`` that is not an int >= 0, an
-                                empty or over-long Idempotency-Key
-500     internal_error          the server failed mid-turn; the next request finishes the
-                                turn, and a retry with the same key is safe
-======  ======================  ==========================================================
+the database as it was. :data:`DESCRIPTIONS` says when each status is sent; it is what the
+OpenAPI schema shows for every operation that can answer with it (see :func:`documented`).
+A 405 lists the allowed methods in ``Allow``; a retryable 503 says when in ``Retry-After``;
+a 500 is a bug, and its ``Connection: close`` tells the client the connection is dropped.
 """
 
 from __future__ import annotations
 
-import json
-from collections.abc import Sequence
 from typing import Any, Final
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
+from pydantic import BaseModel
 from starlette.exceptions import HTTPException as StarletteHTTPException
-from starlette.types import ASGIApp, Message, Receive, Scope, Send
+from starlette.routing import Match
 
-#: Largest request body read at all; a larger declared Content-Length is refused unread.
-MAX_BODY_BYTES: Final = 1024 * 1024
-#: Largest message content (UTF-8 bytes). JSON escapes can make the body up to six times
-#: bigger than the text (``\\u00e9``), so the body limit leaves room for any escaped content.
-MAX_CONTENT_BYTES: Final = 64 * 1024
+from eventlog import EventLogError, IdempotencyConflictError, StorageError, UnknownSessionError
+from sqlite_demo.agent import SessionBusyError
 
-_STATUS_CODES: Final = {404: "not_found", 405: "method_not_allowed", 413: "content_too_large"}
+#: How long a client should wait before retrying a retryable 503, in seconds.
+RETRY_AFTER_SECONDS: Final = 1
+
+#: When each status is sent, with the codes it carries; the schema shows these words.
+DESCRIPTIONS: Final = {
+    400: "The body is not valid JSON, or not UTF-8 (`malformed_json`).",
+    404: "No session has this id (`unknown_session`), or no such route (`not_found`).",
+    409: "The Idempotency-Key was used before for a different message (`idempotency_key_reused`).",
+    413: "The body is over 1 MiB (`content_too_large`).",
+    415: "The body is not `application/json` (`unsupported_media_type`).",
+    422: "The JSON has the wrong shape, a value is outside its limits, or a text is not valid"
+    " Unicode, such as a lone surrogate (`invalid_request`).",
+    500: "A bug in the service (`internal_error`); the connection is closed.",
+    503: "The database cannot be written now (`database_read_only`, `database_disk_full`,"
+    " `database_io_error`, `database_busy`, `database_cannot_open`, `database_corrupt`), or"
+    " other writers kept changing the session (`session_busy`); `retryable` says whether"
+    " the same request can succeed later.",
+}
+
+
+class ErrorDetail(BaseModel):
+    """What went wrong, for a program (``code``) and for a person (``message``)."""
+
+    code: str
+    message: str
+    retryable: bool
+
+
+class ErrorBody(BaseModel):
+    """The one shape of every refusal."""
+
+    error: ErrorDetail
 
 
 class ApiError(Exception):
-    """A refusal an endpoint raises: HTTP status, machine-readable code, plain message."""
+    """A refusal, as an endpoint raises it and as the client receives it."""
 
-    def __init__(self, status: int, code: str, message: str) -> None:
-        super().__init__(message)
+    def __init__(self, status: int, code: str, message: str, *, retryable: bool = False) -> None:
+        super().__init__(f"{status} {code}: {message}")
         self.status = status
         self.code = code
         self.message = message
+        self.retryable = retryable
 
 
-def error_body(code: str, message: str) -> dict[str, Any]:
+def error_body(code: str, message: str, *, retryable: bool = False) -> dict[str, Any]:
     """Return the one error shape every refusal uses."""
-    return {"error": {"code": code, "message": message}}
+    return {"error": {"code": code, "message": message, "retryable": retryable}}
+
+
+def error_response(
+    status: int, code: str, message: str, *, retryable: bool = False, **headers: str
+) -> JSONResponse:
+    """Return a refusal; a retryable 503 also says when to retry (``Retry-After``)."""
+    if status == 503 and retryable:
+        headers["Retry-After"] = str(RETRY_AFTER_SECONDS)
+    body = error_body(code, message, retryable=retryable)
+    return JSONResponse(body, status_code=status, headers=headers)
+
+
+def documented(*statuses: int) -> dict[int | str, dict[str, Any]]:
+    """Return the ``responses=`` of an operation that can answer with ``statuses``."""
+    return {
+        status: {"model": ErrorBody, "description": DESCRIPTIONS[status]} for status in statuses
+    }
 
 
 def install_error_handlers(app: FastAPI) -> None:
-    """Make FastAPI's and Starlette's own refusals speak the kit's error shape."""
+    """Make every refusal, ours or the framework's, speak the kit's error shape."""
     app.add_exception_handler(ApiError, _api_error)
+    app.add_exception_handler(UnknownSessionError, _unknown_session)
+    app.add_exception_handler(IdempotencyConflictError, _idempotency_conflict)
+    app.add_exception_handler(StorageError, _storage_error)
+    app.add_exception_handler(SessionBusyError, _session_busy)
+    app.add_exception_handler(EventLogError, _refused_by_a_rule)
     app.add_exception_handler(RequestValidationError, _validation_error)
     app.add_exception_handler(StarletteHTTPException, _http_error)
     app.add_exception_handler(Exception, _internal_error)
@@ -73,21 +109,31 @@ def install_error_handlers(app: FastAPI) -> None:
 
 async def _api_error(request: Request, error: Exception) -> JSONResponse:
     assert isinstance(error, ApiError)
-    return JSONResponse(error_body(error.code, error.message), status_code=error.status)
+    return error_response(error.status, error.code, error.message, retryable=error.retryable)
 
 
-async def _http_error(request: Request, error: Exception) -> JSONResponse:
-    assert isinstance(error, StarletteHTTPException)
-    code = _STATUS_CODES.get(error.status_code, "http_error")
-    return JSONResponse(error_body(code, str(error.detail)), status_code=error.status_code)
+async def _unknown_session(request: Request, error: Exception) -> JSONResponse:
+    return error_response(404, "unknown_session", str(error))
 
 
-async def _internal_error(request: Request, error: Exception) -> JSONResponse:
-    # Starlette still logs the traceback; the client gets the usual shape and the one
-    # thing it can do: retry. Steps committed before the failure are finished by the next
-    # request on the session, and an Idempotency-Key makes the retry safe.
-    message = "the server failed to finish the request; retry it with the same Idempotency-Key"
-    return JSONResponse(error_body("internal_error", message), status_code=500)
+async def _idempotency_conflict(request: Request, error: Exception) -> JSONResponse:
+    return error_response(409, "idempotency_key_reused", str(error))
+
+
+async def _storage_error(request: Request, error: Exception) -> JSONResponse:
+    # Handled here, as a response like any other, so the connection stays open: only an
+    # exception that reaches the server itself makes it drop the connection.
+    assert isinstance(error, StorageError)
+    return error_response(503, f"database_{error.reason}", str(error), retryable=error.retryable)
+
+
+async def _session_busy(request: Request, error: Exception) -> JSONResponse:
+    return error_response(503, "session_busy", str(error), retryable=True)
+
+
+async def _refused_by_a_rule(request: Request, error: Exception) -> JSONResponse:
+    # The rules the body's schema could not express, as the store applies them.
+    return error_response(422, "invalid_request", str(error))
 
 
 async def _validation_error(request: Request, error: Exception) -> JSONResponse:
@@ -95,83 +141,39 @@ async def _validation_error(request: Request, error: Exception) -> JSONResponse:
     problems = error.errors()
     if any(problem["type"] == "json_invalid" for problem in problems):
         # Not JSON at all is a different mistake from JSON of the wrong shape: 400, not 422.
-        body = error_body("malformed_json", "the request body is not valid JSON")
-        return JSONResponse(body, status_code=400)
+        return error_response(400, "malformed_json", "the request body is not valid JSON")
     message = "; ".join(_describe(problem) for problem in problems)
-    return JSONResponse(error_body("invalid_request", message), status_code=422)
+    return error_response(422, "invalid_request", message)
 
 
 def _describe(problem: Any) -> str:
     """Turn one pydantic problem into plain words: ``body.title: Field required``."""
-    location: Sequence[Any] = problem.get("loc", ())
-    where = ".".join(str(part) for part in location) or "request"
+    where = ".".join(str(part) for part in problem.get("loc", ())) or "request"
     return f"{where}: {problem.get('msg', 'is invalid')}"
 
 
-class BodySizeLimit:
-    """ASGI middleware that refuses a request body over ``max_bytes`` with 413.
-
-    A declared ``Content-Length`` over the limit is refused before a byte is read; a body
-    without one (chunked) is read up to the limit and refused as soon as it passes it. The
-    accepted body is handed on to the app unchanged.
-    """
-
-    def __init__(self, app: ASGIApp, max_bytes: int = MAX_BODY_BYTES) -> None:
-        self._app = app
-        self._max_bytes = max_bytes
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
-            await self._app(scope, receive, send)
-            return
-        declared = _content_length(scope)
-        if declared is not None and declared > self._max_bytes:
-            await self._refuse(send)
-            return
-        body = await self._read_body(receive)
-        if body is None:
-            await self._refuse(send)
-            return
-        await self._app(scope, _replaying(body, receive), send)
-
-    async def _read_body(self, receive: Receive) -> bytes | None:
-        chunks: list[bytes] = []
-        size = 0
-        while True:
-            message = await receive()
-            chunk = message.get("body", b"")
-            size += len(chunk)
-            if size > self._max_bytes:
-                return None
-            chunks.append(chunk)
-            if message["type"] != "http.request" or not message.get("more_body", False):
-                return b"".join(chunks)
-
-    async def _refuse(self, send: Send) -> None:
-        text = f"the request body is larger than the limit of {self._max_bytes} bytes"
-        body = json.dumps(error_body("content_too_large", text)).encode()
-        headers = [(b"content-type", b"application/json"), (b"connection", b"close")]
-        headers.append((b"content-length", str(len(body)).encode()))
-        await send({"type": "http.response.start", "status": 413, "headers": headers})
-        await send({"type": "http.response.body", "body": body})
+async def _http_error(request: Request, error: Exception) -> JSONResponse:
+    assert isinstance(error, StarletteHTTPException)
+    if error.status_code == 405:
+        allowed = ", ".join(_allowed_methods(request))
+        message = f"{request.method} is not allowed here; allowed: {allowed}"
+        return error_response(405, "method_not_allowed", message, Allow=allowed)
+    code = "not_found" if error.status_code == 404 else "http_error"
+    return error_response(error.status_code, code, str(error.detail))
 
 
-def _content_length(scope: Scope) -> int | None:
-    for name, value in scope.get("headers", ()):
-        if name == b"content-length" and value.isdigit():
-            return int(value)
-    return None
+def _allowed_methods(request: Request) -> list[str]:
+    # Starlette names the methods of the first route matching the path only; a path served
+    # by several routes (GET and POST /sessions) must list them all.
+    methods: set[str] = set()
+    for route in request.app.router.routes:
+        if route.matches(request.scope)[0] is not Match.NONE:
+            methods |= getattr(route, "methods", None) or set()
+    return sorted(methods)
 
 
-def _replaying(body: bytes, receive: Receive) -> Receive:
-    """Return a ``receive`` that yields the already-read body once, then defers to the real one."""
-    sent = False
-
-    async def replay() -> Message:
-        nonlocal sent
-        if sent:
-            return await receive()
-        sent = True
-        return {"type": "http.request", "body": body, "more_body": False}
-
-    return replay
+async def _internal_error(request: Request, error: Exception) -> JSONResponse:
+    # Starlette re-raises the error after this response, and the server then drops the
+    # connection: Connection: close says so, instead of leaving a client to find out.
+    message = "the server failed to finish the request; retry it with the same Idempotency-Key"
+    return error_response(500, "internal_error", message, Connection="close")

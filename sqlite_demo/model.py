@@ -28,9 +28,12 @@ Message = Mapping[str, Any]
 
 ORDER_COUNT_TOOL: Final = "query_order_count"
 
-_GREETING = re.compile(r"^\s*(你好|您好|(hello|hi|hey)\b)", re.IGNORECASE)
-_ORDER_COUNT = re.compile(r"订单.*(数量|多少)|多少.*订单|how many orders|order count", re.I)
+# Every test below reads the message once, so a model call costs time linear in the length of
+# the last user message: a pattern such as "订单.*(数量|多少)" would retry ".*" from every
+# "订单" and take seconds on a 64 KiB message made of them.
+_GREETING = re.compile(r"\s*(你好|您好|(hello|hi|hey)\b)", re.IGNORECASE)  # used with match()
 _SUMMARISE = re.compile(r"总结|摘要|summari[sz]e|summary", re.IGNORECASE)
+_CALL_NUMBER = re.compile(r"call_(\d+)")
 _CJK = re.compile(r"[\u3400-\u9fff]")
 
 # (Chinese, English) texts, picked by the language of the user's message.
@@ -90,19 +93,45 @@ def scripted_model(messages: Sequence[Message]) -> ModelStep:
     chinese = bool(_CJK.search(user_text))
     if messages[-1]["role"] == "tool":
         return Reply(_pick(_ORDER_COUNT_REPLY, chinese).format(count=messages[-1]["content"]))
-    if _ORDER_COUNT.search(user_text):
-        call_id = f"call_{count_tool_calls(messages) + 1}"
-        return ToolCall(call_id=call_id, name=ORDER_COUNT_TOOL, arguments="{}")
-    if _GREETING.search(user_text):
+    if asks_for_order_count(user_text):
+        return ToolCall(call_id=next_call_id(messages), name=ORDER_COUNT_TOOL, arguments="{}")
+    if _GREETING.match(user_text):
         return Reply(_pick(_GREETING_REPLY, chinese))
     if _SUMMARISE.search(user_text):
         return Reply(_pick(_SUMMARY_REPLY, chinese))
     return Reply(_pick(_FALLBACK_REPLY, chinese))
 
 
-def count_tool_calls(messages: Sequence[Message]) -> int:
-    """Return how many tool calls the conversation holds, across all assistant messages."""
-    return sum(len(message.get("tool_calls") or ()) for message in messages)
+def asks_for_order_count(text: str) -> bool:
+    """Tell whether ``text`` asks how many orders there are, in Chinese or in English.
+
+    Chinese: "订单" (orders) followed somewhere by "数量" (count) or "多少" (how many), or
+    "多少" followed by "订单". Each ``find`` scans the text once, so this is linear.
+    """
+    lowered = text.lower()
+    if "how many orders" in lowered or "order count" in lowered:
+        return True
+    return _appears_after(text, "订单", ("数量", "多少")) or _appears_after(text, "多少", ("订单",))
+
+
+def _appears_after(text: str, first: str, then: tuple[str, ...]) -> bool:
+    start = text.find(first)
+    return start >= 0 and any(text.find(word, start + len(first)) >= 0 for word in then)
+
+
+def next_call_id(messages: Sequence[Message]) -> str:
+    """Return the id for a new tool call: one more than the session's last ``call_N``.
+
+    The conversation is read backwards to its most recent numbered call only, so the cost
+    does not grow with a session's length, and ids never repeat within a session: the
+    chapter's first call is ``call_1``, the next one ``call_2``.
+    """
+    for message in reversed(messages):
+        for call in reversed(message.get("tool_calls") or ()):
+            numbered = _CALL_NUMBER.fullmatch(call["id"])
+            if numbered:
+                return f"call_{int(numbered.group(1)) + 1}"
+    return "call_1"
 
 
 def run_tool(name: str, arguments: str) -> str:
@@ -122,6 +151,7 @@ def run_tool(name: str, arguments: str) -> str:
 
 
 def _last_user_text(messages: Sequence[Message]) -> str:
+    # Backwards: the last user message is near the end, whatever the session's length.
     for message in reversed(messages):
         if message["role"] == "user":
             return str(message["content"])

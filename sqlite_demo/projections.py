@@ -9,13 +9,33 @@ same as one maintained append by append.
 from __future__ import annotations
 
 import sqlite3
+from dataclasses import dataclass
 from typing import Final
 
-from sqlite_demo.errors import ProjectionOutOfStepError
-from sqlite_demo.rows import EVENT_COLUMNS, MessageRow, StoredEvent, ToolCallRow, event_from_row
+from eventlog import ProjectionOutOfStepError, ReadOnlyPayload, StoredEvent
 
 #: The ``messages.role`` of each event type that the messages projection keeps.
 MESSAGE_ROLES: Final = {"user_message": "user", "assistant_message": "assistant"}
+
+
+@dataclass(frozen=True, slots=True)
+class MessageRow:
+    """A row of the ``messages`` projection: a user or assistant message, by its event id."""
+
+    event_id: int
+    role: str
+    content: str
+
+
+@dataclass(frozen=True, slots=True)
+class ToolCallRow:
+    """A row of the ``tool_calls`` projection; ``result`` is None until the tool answered."""
+
+    event_id: int
+    call_id: str
+    name: str
+    arguments: str
+    result: str | None
 
 
 def write_projection(connection: sqlite3.Connection, event: StoredEvent) -> None:
@@ -25,30 +45,28 @@ def write_projection(connection: sqlite3.Connection, event: StoredEvent) -> None
         ProjectionOutOfStepError: a tool_result whose tool_call row is missing from the
             projection (rows were deleted by hand); ``rebuild_projections`` repairs that.
     """
+    row_start = (event.session_id, event.event_id)
+    payload = event.payload
     if event.type in MESSAGE_ROLES:
-        _insert_message(connection, event)
+        connection.execute(
+            "INSERT INTO messages (session_id, event_id, role, content, created_at)"
+            " VALUES (?, ?, ?, ?, ?)",
+            (*row_start, MESSAGE_ROLES[event.type], payload["content"], event.created_at),
+        )
     elif event.type == "tool_call":
-        _insert_tool_call(connection, event)
+        connection.execute(
+            "INSERT INTO tool_calls (session_id, event_id, call_id, name, arguments, created_at)"
+            " VALUES (?, ?, ?, ?, ?, ?)",
+            (
+                *row_start,
+                payload["call_id"],
+                payload["name"],
+                payload["arguments"],
+                event.created_at,
+            ),
+        )
     elif event.type == "tool_result":
         _fill_in_result(connection, event)
-
-
-def _insert_message(connection: sqlite3.Connection, event: StoredEvent) -> None:
-    role, content = MESSAGE_ROLES[event.type], event.payload["content"]
-    connection.execute(
-        "INSERT INTO messages (session_id, event_id, role, content, created_at)"
-        " VALUES (?, ?, ?, ?, ?)",
-        (event.session_id, event.event_id, role, content, event.created_at),
-    )
-
-
-def _insert_tool_call(connection: sqlite3.Connection, event: StoredEvent) -> None:
-    call = (event.payload["call_id"], event.payload["name"], event.payload["arguments"])
-    connection.execute(
-        "INSERT INTO tool_calls (session_id, event_id, call_id, name, arguments, created_at)"
-        " VALUES (?, ?, ?, ?, ?, ?)",
-        (event.session_id, event.event_id, *call, event.created_at),
-    )
 
 
 def _fill_in_result(connection: sqlite3.Connection, event: StoredEvent) -> None:
@@ -68,15 +86,21 @@ def rebuild_all(connection: sqlite3.Connection) -> None:
     """Empty both projections and refold them from every event; call it inside a transaction."""
     connection.execute("DELETE FROM messages")
     connection.execute("DELETE FROM tool_calls")
-    rows = connection.execute(f"SELECT {EVENT_COLUMNS} FROM events ORDER BY event_id")
-    for row in rows.fetchall():
-        write_projection(connection, event_from_row(row))
+    rows = connection.execute(
+        "SELECT event_id, session_id, type, payload, created_at FROM events ORDER BY event_id"
+    )
+    for event_id, session_id, event_type, payload, created_at in rows.fetchall():
+        event = StoredEvent(event_id, session_id, event_type, ReadOnlyPayload(payload), created_at)
+        write_projection(connection, event)
 
 
 def read_messages(connection: sqlite3.Connection, session_id: str) -> list[MessageRow]:
     """Return the session's message rows in event order (empty for an unknown session)."""
+    # Through the events' session index: the projection is keyed by event_id alone.
     rows = connection.execute(
-        "SELECT event_id, role, content FROM messages WHERE session_id = ? ORDER BY event_id",
+        "SELECT m.event_id, m.role, m.content FROM events AS e"
+        " JOIN messages AS m ON m.event_id = e.event_id"
+        " WHERE e.session_id = ? ORDER BY e.event_id",
         (session_id,),
     )
     return [MessageRow(*row) for row in rows]
@@ -84,6 +108,7 @@ def read_messages(connection: sqlite3.Connection, session_id: str) -> list[Messa
 
 def read_tool_calls(connection: sqlite3.Connection, session_id: str) -> list[ToolCallRow]:
     """Return the session's tool call rows in event order (empty for an unknown session)."""
+    # The UNIQUE (session_id, call_id) backstop is an index that finds the session's rows.
     rows = connection.execute(
         "SELECT event_id, call_id, name, arguments, result FROM tool_calls"
         " WHERE session_id = ? ORDER BY event_id",

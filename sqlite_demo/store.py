@@ -1,60 +1,71 @@
-"""The SQLite event store: the pure core's event log, kept in a file that outlives the process.
+"""The SQLite event store: an event log kept in a file that outlives the process.
 
-Same rules as the pure core (``eventlog.validate_append``, ``eventlog.check_call_id``), same
-fold (``eventlog.replay_events``), so for the same appends both give the same events, ids,
-session order and replay. What SQLite adds: sessions are created before they are written to,
-projections for fast reads, idempotency keys for retried requests, and durability.
+The rules (``eventlog.validate_append``, the call-id rule) and the replay fold
+(``eventlog.replay_events``) are the shared ones. What SQLite adds: sessions are created
+before they are written to, projections for fast reads, idempotency keys for retried
+requests, an expected version for writers that decide on what they read, and durability.
 
-Threads: the store holds ONE connection and a lock; every method takes the lock, so calls
-from a thread pool run one at a time and a read never sees another thread's half-done write.
-Other processes get their own connections: WAL lets their readers run alongside our writer.
+Threads: the store holds ONE connection and the kit's one lock; each call takes the lock
+only for its SQL, so calls from a thread pool run their statements one at a time, and
+decoding and folding what was read happens outside it. Other processes have their own
+connections: WAL lets their readers run alongside our writer, and ``BEGIN IMMEDIATE``
+queues the writers.
 """
 
 from __future__ import annotations
 
+import json
 import os
 import secrets
 import sqlite3
 import threading
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
-from types import TracebackType
-from typing import TYPE_CHECKING, Any, Self
+from typing import TYPE_CHECKING, Any, Final, NamedTuple, Self
 
-from eventlog import InvalidSessionIdError, replay_events, validate_append
+from eventlog import (
+    SessionExistsError,
+    StorageError,
+    StoredEvent,
+    StoreError,
+    UnknownSessionError,
+    check_session_id,
+    check_text,
+    replay_events,
+    validate_append,
+)
 from sqlite_demo import projections
 from sqlite_demo.connection import (
     Synchronous,
     apply_schema,
+    check_writable,
     open_connection,
-    translate_sqlite_errors,
     write_transaction,
 )
-from sqlite_demo.errors import StorageError, StoreError, UnknownSessionError
-from sqlite_demo.rows import (
-    EVENT_COLUMNS,
-    MessageRow,
-    Session,
-    StoredEvent,
-    ToolCallRow,
-    event_from_row,
-    session_from_row,
-)
-from sqlite_demo.writes import (
-    append_in_transaction,
-    find_by_idempotency_key,
-    insert_session,
-    now_ms,
-)
+from sqlite_demo.faults import translate_sqlite_errors
+from sqlite_demo.projections import MessageRow, ToolCallRow
+from sqlite_demo.writes import EVENT_COLUMNS, append_in_transaction, event_from_row, now_ms
 
 if TYPE_CHECKING:
     from eventlog.ports import EventStore
 
 #: The pragmas :meth:`SqliteEventStore.pragmas` reports.
 _PRAGMAS = ("journal_mode", "synchronous", "foreign_keys", "busy_timeout", "wal_autocheckpoint")
+#: SQLite's largest integer (64-bit, signed): no event id can be larger.
+MAX_SQLITE_INTEGER: Final = 2**63 - 1
 
 __all__ = ["MessageRow", "Session", "SqliteEventStore", "StoredEvent", "ToolCallRow"]
+
+
+@dataclass(frozen=True, slots=True)
+class Session:
+    """A conversation: its id, a human title, and when it was created (unix ms)."""
+
+    id: str
+    title: str
+    created_at: int
 
 
 class SqliteEventStore:
@@ -70,7 +81,8 @@ class SqliteEventStore:
             file; 0 turns that off (tests use it to keep commits in the ``-wal`` file).
 
     Raises:
-        StoreError: bad settings, or the file cannot be opened in WAL mode.
+        StoreError: bad settings, a file of an older schema, or one that cannot use WAL.
+        StorageError: the file cannot be opened or read (a read-only mount, a corrupt file).
     """
 
     def __init__(
@@ -82,7 +94,7 @@ class SqliteEventStore:
         wal_autocheckpoint_pages: int = 1000,
     ) -> None:
         self._path = Path(path)
-        self._lock = threading.RLock()
+        self._lock = threading.Lock()
         self._connection: sqlite3.Connection | None = open_connection(
             path,
             synchronous=synchronous,
@@ -110,12 +122,7 @@ class SqliteEventStore:
     def __enter__(self) -> Self:
         return self
 
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        traceback: TracebackType | None,
-    ) -> None:
+    def __exit__(self, *exception: object) -> None:
         self.close()
 
     def pragmas(self) -> dict[str, int | str]:
@@ -124,8 +131,20 @@ class SqliteEventStore:
         Keys: ``journal_mode`` ("wal"), ``synchronous`` (1 = NORMAL, 2 = FULL),
         ``foreign_keys`` (1), ``busy_timeout`` (ms), ``wal_autocheckpoint`` (pages).
         """
-        with self._reading() as connection:
+        with self._sql() as connection:
             return {name: connection.execute(f"PRAGMA {name}").fetchone()[0] for name in _PRAGMAS}
+
+    def check_writable(self, busy_timeout_ms: int = 100) -> None:
+        """Prove that a write would succeed now, writing nothing; raise if it would not.
+
+        See :func:`sqlite_demo.connection.check_writable`; the short ``busy_timeout_ms``
+        keeps a health check from waiting the full busy timeout behind another writer.
+
+        Raises:
+            StorageError: with ``reason`` "read_only", "cannot_open", "busy", "disk_full", ...
+        """
+        with self._sql() as connection:
+            check_writable(connection, self._path, busy_timeout_ms)
 
     # -- sessions -------------------------------------------------------------------------
 
@@ -138,19 +157,23 @@ class SqliteEventStore:
                 unguessable and unique without coordination; tests pass their own.
 
         Raises:
-            StoreError: ``title`` is not a string.
-            InvalidSessionIdError: an explicit ``session_id`` that is not a non-empty string.
-            SessionExistsError: a session with that id exists already.
+            StoreError: a ``title`` that is not a string of valid text; InvalidSessionIdError
+                and SessionExistsError: a bad ``session_id``, or one that is taken.
         """
-        if not isinstance(title, str):
-            raise StoreError(f"title must be a string, got {type(title).__name__}")
+        check_text(title, "title", StoreError, non_empty=False)
         if session_id is None:
             session_id = "sess_" + secrets.token_hex(16)
-        elif not isinstance(session_id, str) or not session_id:
-            raise InvalidSessionIdError(f"session_id must be a non-empty string: {session_id!r}")
-        session = Session(session_id, title, now_ms())
-        with self._writing() as connection:
-            insert_session(connection, session)
+        session = Session(check_session_id(session_id), title, now_ms())
+        with self._sql() as connection, write_transaction(connection):
+            try:
+                connection.execute(
+                    "INSERT INTO sessions (id, title, created_at) VALUES (?, ?, ?)",
+                    (session.id, session.title, session.created_at),
+                )
+            except sqlite3.IntegrityError:
+                raise SessionExistsError(
+                    f"a session with id {session.id!r} already exists"
+                ) from None
         return session
 
     def get_session(self, session_id: str) -> Session:
@@ -159,31 +182,33 @@ class SqliteEventStore:
         Raises:
             UnknownSessionError: there is none.
         """
-        with self._reading() as connection:
+        with self._sql() as connection:
             row = connection.execute(
                 "SELECT id, title, created_at FROM sessions WHERE id = ?", (session_id,)
             ).fetchone()
         if row is None:
             raise UnknownSessionError(f"no session with id {session_id!r}")
-        return session_from_row(row)
+        return Session(*row)
 
-    def list_sessions(self) -> list[Session]:
-        """Return every session, with or without events, in the order they were created."""
-        with self._reading() as connection:
+    def list_all_sessions(self) -> list[Session]:
+        """Return every created session, with or without events, in the order of creation."""
+        with self._sql() as connection:
             # rowid grows with each insert, and sessions are never deleted: creation order.
-            rows = connection.execute("SELECT id, title, created_at FROM sessions ORDER BY rowid")
-            return [session_from_row(row) for row in rows]
+            rows = connection.execute(
+                "SELECT id, title, created_at FROM sessions ORDER BY rowid"
+            ).fetchall()
+        return [Session(*row) for row in rows]
 
     def list_active_session_ids(self) -> list[str]:
         """Return the ids of sessions that have events, in the order of their first event.
 
         This is the pure core's ``list_sessions``: sessions without events are left out.
         """
-        with self._reading() as connection:
+        with self._sql() as connection:
             rows = connection.execute(
                 "SELECT session_id FROM events GROUP BY session_id ORDER BY MIN(event_id)"
-            )
-            return [session_id for (session_id,) in rows]
+            ).fetchall()
+        return [session_id for (session_id,) in rows]
 
     # -- the log --------------------------------------------------------------------------
 
@@ -194,62 +219,71 @@ class SqliteEventStore:
         payload: Mapping[str, Any],
         *,
         idempotency_key: str | None = None,
+        expected_version: int | None = None,
     ) -> StoredEvent:
         """Append one event and update its projection, in one transaction; return the event.
 
         Args:
             session_id: an existing session (see :meth:`create_session`).
             event_type: ``user_message``, ``assistant_message``, ``tool_call`` or ``tool_result``.
-            payload: the event's details, checked by the same rules as the pure core.
+            payload: the event's details, checked by :func:`eventlog.validate_append`.
             idempotency_key: a non-empty string naming this request, so that a retry of it
                 (same session, key, type and payload) returns the event appended the first
-                time and appends nothing.
+                time and appends nothing, whatever else changed since.
+            expected_version: the session's last event id (0 when empty) that the caller's
+                decision was based on; checked inside the transaction, so that no event is
+                ever appended to a session that moved on since it was read.
 
         Returns:
             The stored event; its ``event_id`` is the next number of one global sequence.
 
         Raises:
-            ValueError: every refusal below is one; nothing is written.
-            UnknownEventTypeError, InvalidSessionIdError, InvalidPayloadError, CallIdError:
-                the pure core's rules.
-            UnknownSessionError: the session was never created.
-            IdempotencyConflictError: the key was used in this session for another request.
-            StoreError: a bad key type, or SQLite refused or failed.
+            ValueError: for every refusal, and nothing is written: the shared rules'
+                errors, UnknownSessionError, IdempotencyConflictError (the key was used for
+                another request), VersionConflictError, StoreError (a bad key; SQLite
+                refused or failed: :class:`StorageError`).
         """
         stored_payload = validate_append(session_id, event_type, payload)
-        if idempotency_key is not None and (
-            not isinstance(idempotency_key, str) or not idempotency_key
-        ):
-            raise StoreError(f"idempotency_key must be a non-empty string: {idempotency_key!r}")
-        with self._writing() as connection:
-            return append_in_transaction(
-                connection, session_id, event_type, stored_payload, idempotency_key
-            )
+        if idempotency_key is not None:
+            check_text(idempotency_key, "idempotency_key", StoreError, non_empty=True)
+        # The lock and the transaction without _sql()'s generator: this is the hot path.
+        with self._lock, write_transaction(self._live()) as sql:
+            key, version = idempotency_key, expected_version
+            return append_in_transaction(sql, session_id, event_type, stored_payload, key, version)
 
-    def find_event_by_idempotency_key(
-        self, session_id: str, idempotency_key: str
-    ) -> StoredEvent | None:
-        """Return the event appended with this key in this session, or None if there is none."""
-        with self._reading() as connection:
-            return find_by_idempotency_key(connection, session_id, idempotency_key)
-
-    def get_events_for_session(self, session_id: str, after_event_id: int = 0) -> list[StoredEvent]:
+    def get_events_for_session(
+        self, session_id: str, after_event_id: int = 0, limit: int | None = None
+    ) -> list[StoredEvent]:
         """Return the session's events with ``event_id > after_event_id``, oldest first.
 
         An unknown session has no events, so it gives an empty list, as in the pure core,
         rather than an error: "nothing after id N" and "no such session" look the same here.
+
+        Args:
+            limit: at most this many events (the oldest of them); None for all.
         """
-        with self._reading() as connection:
+        after, most = _clamp_to_sqlite_integer(after_event_id), -1 if limit is None else limit
+        with self._sql() as connection:
             rows = connection.execute(
                 f"SELECT {EVENT_COLUMNS} FROM events"
-                " WHERE session_id = ? AND event_id > ? ORDER BY event_id",
-                (session_id, _clamp_to_sqlite_integer(after_event_id)),
-            )
-            return [event_from_row(row) for row in rows]
+                " WHERE session_id = ? AND event_id > ? ORDER BY event_id LIMIT ?",
+                (session_id, after, most),
+            ).fetchall()
+        return [event_from_row(row) for row in rows]
 
     def replay_session(self, session_id: str) -> list[dict[str, Any]]:
-        """Fold the session's events into OpenAI Chat Completions messages (fresh every call)."""
-        return replay_events(self.get_events_for_session(session_id))
+        """Fold the session's events into OpenAI Chat Completions messages (fresh every call).
+
+        The fold is the shared one; what makes this read fast is decoding every payload of
+        the session in one ``json.loads`` call instead of one call per event.
+        """
+        with self._sql() as connection:
+            rows = connection.execute(
+                "SELECT type, payload FROM events WHERE session_id = ? ORDER BY event_id",
+                (session_id,),
+            ).fetchall()
+        payloads = json.loads("[" + ",".join(payload for _, payload in rows) + "]")
+        return replay_events(map(_Fact, (event_type for event_type, _ in rows), payloads))
 
     # -- projections ----------------------------------------------------------------------
 
@@ -258,12 +292,12 @@ class SqliteEventStore:
 
         The fast read path for showing a chat; tool events are in :meth:`get_tool_calls`.
         """
-        with self._reading() as connection:
+        with self._sql() as connection:
             return projections.read_messages(connection, session_id)
 
     def get_tool_calls(self, session_id: str) -> list[ToolCallRow]:
         """Return the session's tool calls from the projection, each with its result if any."""
-        with self._reading() as connection:
+        with self._sql() as connection:
             return projections.read_tool_calls(connection, session_id)
 
     def rebuild_projections(self) -> None:
@@ -271,26 +305,29 @@ class SqliteEventStore:
 
         Readers in other processes see the old projection until the new one is committed.
         """
-        with self._writing() as connection:
+        with self._sql() as connection, write_transaction(connection):
             projections.rebuild_all(connection)
 
     # -- plumbing -------------------------------------------------------------------------
 
-    def _live_connection(self) -> sqlite3.Connection:
+    @contextmanager
+    def _sql(self) -> Iterator[sqlite3.Connection]:
+        # The lock, then the live connection; a single SELECT reads one consistent snapshot
+        # and needs no explicit transaction, a write adds write_transaction() inside.
+        with self._lock, translate_sqlite_errors():
+            yield self._live()
+
+    def _live(self) -> sqlite3.Connection:
         if self._connection is None:
-            raise StorageError(f"the store for {self._path} is closed")
+            raise StorageError(f"the store for {self._path} is closed", reason="closed")
         return self._connection
 
-    @contextmanager
-    def _reading(self) -> Iterator[sqlite3.Connection]:
-        # A single SELECT reads one consistent snapshot; it needs no explicit transaction.
-        with self._lock, translate_sqlite_errors():
-            yield self._live_connection()
 
-    @contextmanager
-    def _writing(self) -> Iterator[sqlite3.Connection]:
-        with self._lock, write_transaction(self._live_connection()) as connection:
-            yield connection
+class _Fact(NamedTuple):
+    """Just what the fold reads of an event: its type and its decoded payload."""
+
+    type: str
+    payload: dict[str, Any]
 
 
 if TYPE_CHECKING:
@@ -303,4 +340,4 @@ if TYPE_CHECKING:
 def _clamp_to_sqlite_integer(value: int) -> int:
     # SQLite integers are 64-bit; Python's are not. Every event id lies inside that range, so
     # clamping changes no answer and keeps "after 2**64" meaning "nothing", as in the pure core.
-    return max(-(2**63), min(value, 2**63 - 1))
+    return max(-MAX_SQLITE_INTEGER - 1, min(value, MAX_SQLITE_INTEGER))

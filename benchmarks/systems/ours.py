@@ -1,9 +1,10 @@
 """Our SQLite event store, ``SqliteEventStore``: the system every other one is compared with.
 
-Each append is a full ``append_event``: the payload rules, the session check, the event row
-and its ``messages`` projection row, all in one ``BEGIN IMMEDIATE`` transaction. Reading the
-whole session is ``replay_session`` (events folded into chat messages), the recovery path; a
-tail is ``get_events_for_session(after_event_id=...)``, the resume path.
+Each append is a full ``append_event``: the payload rules, the event row (its session checked
+by the foreign key) and its ``messages`` projection row, all in one ``BEGIN IMMEDIATE``
+transaction. Reading the whole session is ``replay_session``: the API-ready chat messages a
+model is sent, folded from the events by the shared fold; a tail is
+``get_events_for_session(after_event_id=...)``, the resume path.
 """
 
 from __future__ import annotations

@@ -18,7 +18,8 @@ CELLS = [
     3. look at the files it left behind, in particular the `-wal` file;
     4. start a new process on the same file and replay the conversation;
     5. open a second session and check the two stay apart;
-    6. resume a client that had seen only the first four events.
+    6. resume a client that had seen only the first four events;
+    7. put a second writer on the same file: two writers, one conflict, the retry.
 
     The whole experiment as a sequence diagram:
 
@@ -208,7 +209,87 @@ CELLS = [
     thing today as it will tomorrow. It is the same query as `get_events_for_session(log,
     session_id, after_event_id=4)` in the exercises of notebook 3, served by the index of
     notebook 4.
+    """),
+    md(r"""
+    ## Two writers, one file: a conflict and the retry
 
+    The first step to scale out, or to restart without downtime, is a second server process
+    on the same file. Each process has its own connection; SQLite lets one write at a time
+    (`BEGIN IMMEDIATE` queues them), but that alone does not stop two processes from both
+    reading a question and both answering it.
+
+    So every append can state the **version** its decision was based on: the session's last
+    event id when the writer read it (0 for an empty session). The store checks it inside
+    the write transaction, after taking the write lock. If the session moved on meanwhile,
+    the append is refused with a `VersionConflictError`, and nothing is written. It is the
+    expected revision of EventStoreDB and the `eventsourcing` library.
+
+    Two stores on our file stand in for two processes (each opens its own connection, just
+    as a second server would). Both read the same question; both decide to answer it:
+    """),
+    code(r"""
+    from sqlite_demo import SqliteEventStore, VersionConflictError
+
+    writer_1 = SqliteEventStore(DB_PATH)
+    writer_2 = SqliteEventStore(DB_PATH)
+    desk = writer_1.create_session("Shared desk", session_id="shared-desk").id
+    writer_1.append_event(desk, "user_message", {"content": "hello"})
+
+    seen_by_1 = writer_1.get_events_for_session(desk)[-1].event_id
+    seen_by_2 = writer_2.get_events_for_session(desk)[-1].event_id
+    print(f"both read the session at version {seen_by_1} and {seen_by_2}")
+
+    answer = {"content": "hi, from writer 1"}
+    writer_1.append_event(desk, "assistant_message", answer, expected_version=seen_by_1)
+    print("writer 1 answered")
+    try:
+        answer = {"content": "hi, from writer 2"}
+        writer_2.append_event(desk, "assistant_message", answer, expected_version=seen_by_2)
+    except VersionConflictError as conflict:
+        print(f"writer 2 was refused: {conflict}")
+    """),
+    md(r"""
+    The loser does what the agent does on every conflict: it reads what is new, and decides
+    again on what it now sees. The question has its answer, so writer 2 has nothing to add
+    to it; the message it was asked to store goes after the answer, at the new version.
+    """),
+    code(r"""
+    new = writer_2.get_events_for_session(desk, after_event_id=seen_by_2)
+    print("writer 2 reads what is new:", [(event.event_id, event.type) for event in new])
+    question = {"content": "and how many orders do I have?"}
+    writer_2.append_event(desk, "user_message", question, expected_version=new[-1].event_id)
+
+    for event in writer_1.get_events_for_session(desk):
+        print(f"{event.event_id}  {event.type:<18} {event.payload['content']}")
+    writer_1.close()
+    writer_2.close()
+    """),
+    md(r"""
+    One answer to "hello", not two: a session never gets two replies in a row, and a tool
+    result is never written twice, whichever process got there first.
+
+    The service does all of this itself. Below, a second server process joins the first on
+    the same file, and one request, with one `Idempotency-Key`, reaches both (a client that
+    retried on another server because it never saw the first answer). Both answer with the
+    same turn and its assistant reply; the message is stored once.
+    """),
+    code(r"""
+    second_server = ServerProcess(DB_PATH, log_path=Path(workdir.name) / "server2.log")
+    atexit.register(second_server.stop)
+    second_server.start()
+    second_client = AgentClient(second_server.url)
+
+    request = ("how many orders do I have?", "order-question-1")
+    first = client.send_message(order_desk, *request)
+    again = second_client.send_message(order_desk, *request)
+    for name, turn in (("first server ", first), ("second server", again)):
+        ids = [event["event_id"] for event in turn["events"]]
+        print(f"{name}: {turn['reply']!r}, events {ids}, repeated: {turn['repeated']}")
+
+    second_client.close()
+    second_server.stop()
+    """),
+    md(r"""
     ## A clean shutdown, for comparison
 
     Stopped politely, the service closes its store. The last connection to close runs a
@@ -233,6 +314,8 @@ CELLS = [
       session's events and replay them.
     * Sessions stay apart because every row is tagged and every read filters on the tag.
     * A client resumes with "events after N", which global, never-reused ids make exact.
+    * Two writers on one file never both answer: each append states the version it was
+      decided on, and the loser reads again and decides again.
 
     Notebook 6 breaks each of these guarantees on purpose, one pitfall at a time.
     """),

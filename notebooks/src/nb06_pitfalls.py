@@ -240,7 +240,7 @@ CELLS = [
 
     with SqliteEventStore(path) as store:
         print("sessions with events:", store.list_active_session_ids())
-        print("sessions that exist: ", [session.id for session in store.list_sessions()])
+        print("sessions that exist: ", [session.id for session in store.list_all_sessions()])
     """),
     md(r"""
     The orphan now shows up as an "active session" that was never created: the isolation the

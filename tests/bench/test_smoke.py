@@ -1,4 +1,5 @@
-"""``python -m benchmarks --quick`` runs end to end: exit 0, valid charts, every system named.
+"""``python -m benchmarks --quick`` runs end to end: exit 0, valid charts, every system named,
+and the HTTP section against a real server process.
 
 Which frameworks run depends on what is installed (the ``bench`` extra); the tool itself
 skips the missing ones, so this test passes with or without them. It asserts nothing about
@@ -62,8 +63,12 @@ def test_every_skipped_system_is_reported_with_its_reason(quick_run: tuple[str, 
         assert system["reason"]
 
 
-def test_the_markdown_report_holds_the_ratio_and_goal_tables(quick_run: tuple[str, Path]) -> None:
+def test_the_markdown_report_holds_the_ratio_goal_and_http_tables(
+    quick_run: tuple[str, Path],
+) -> None:
     _, out = quick_run
     markdown = (out / "results.md").read_text()
     assert "Ratios against ours" in markdown
     assert "**Goals**" in markdown
+    assert "**The service over HTTP**" in markdown
+    assert "**Turn latency against session length (HTTP)**" in markdown

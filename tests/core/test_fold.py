@@ -1,13 +1,16 @@
-"""The replay fold: each event type's message, and how consecutive tool calls join."""
+"""The replay fold: each event type's message, how consecutive tool calls join, and the view
+that reads a conversation from its newest end."""
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
 
 from eventlog import (
     EMPTY_CONVERSATION,
+    ConversationView,
     Event,
     ReadOnlyPayload,
     apply_event,
@@ -17,7 +20,10 @@ from eventlog import (
 
 
 def _events(*specs: tuple[str, dict[str, Any]]) -> list[Event]:
-    return [Event(i, "s", kind, ReadOnlyPayload(body)) for i, (kind, body) in enumerate(specs, 1)]
+    return [
+        Event(i, "s", kind, ReadOnlyPayload(json.dumps(body)))
+        for i, (kind, body) in enumerate(specs, 1)
+    ]
 
 
 def _call(call_id: str) -> tuple[str, dict[str, Any]]:
@@ -26,6 +32,14 @@ def _call(call_id: str) -> tuple[str, dict[str, Any]]:
 
 def _wire_call(call_id: str) -> dict[str, Any]:
     return {"id": call_id, "type": "function", "function": {"name": "lookup", "arguments": "{}"}}
+
+
+def _said(*texts: str) -> ConversationView:
+    events = _events(*(("user_message", {"content": text}) for text in texts))
+    conversation = EMPTY_CONVERSATION
+    for event in events:
+        conversation = apply_event(conversation, event)
+    return ConversationView(conversation)
 
 
 def test_the_chapter_conversation_replays_to_six_chat_messages() -> None:
@@ -77,4 +91,38 @@ def test_an_empty_session_replays_to_no_messages() -> None:
 
 def test_an_unknown_event_type_cannot_be_folded() -> None:
     with pytest.raises(ValueError, match="unknown type"):
-        apply_event(EMPTY_CONVERSATION, Event(1, "s", "note", ReadOnlyPayload({})))
+        apply_event(EMPTY_CONVERSATION, Event(1, "s", "note", ReadOnlyPayload("{}")))
+
+
+def test_a_conversation_view_reads_like_the_list_of_its_messages() -> None:
+    view = _said("a", "b", "c")
+    as_list = [{"role": "user", "content": text} for text in "abc"]
+    assert list(view) == as_list
+    assert list(reversed(view)) == as_list[::-1]
+    assert (len(view), view[0], view[-1], view[-3], view[1:]) == (
+        3,
+        as_list[0],
+        as_list[-1],
+        as_list[0],
+        as_list[1:],
+    )
+    assert bool(view) and not ConversationView(EMPTY_CONVERSATION)
+
+
+@pytest.mark.parametrize("index", [3, -4])
+def test_a_conversation_view_refuses_an_index_past_either_end(index: int) -> None:
+    with pytest.raises(IndexError):
+        _said("a", "b", "c")[index]
+
+
+def test_reading_a_view_from_its_newest_end_never_walks_further_than_asked() -> None:
+    # A chain whose oldest link explodes when touched: the newest-end reads must not reach it.
+    class Tripwire(tuple[dict[str, Any], None]):
+        def __iter__(self) -> Any:
+            raise AssertionError("the whole conversation was walked")
+
+    newest = ({"role": "user", "content": "new"}, Tripwire(({"role": "user"}, None)))
+    view = ConversationView(newest)  # type: ignore[arg-type]
+    assert view[-1] == {"role": "user", "content": "new"}
+    assert next(reversed(view)) == view[-1]
+    assert view

@@ -35,11 +35,13 @@ def query(db_path: Path, sql: str, parameters: Sequence[Any] = ()) -> list[tuple
 
 
 def conversation_problems(messages: Sequence[Mapping[str, Any]]) -> list[str]:
-    """Return what would make a model API refuse this conversation; empty when it is valid.
+    """Return what would make the Chat Completions API refuse this conversation (or show
+    that two writers both answered); empty when it is valid.
 
-    Valid means: every tool call is answered by a tool message before anything else is
-    said, no tool message answers a call that is not open, no two user messages follow each
-    other, and the conversation ends with an assistant reply.
+    Valid means: it starts with a user message; an assistant message with tool calls is
+    directly followed by exactly one tool message per call and nothing else in between; no
+    tool message answers a call that is not open; no two user messages and no two assistant
+    messages follow each other; and it ends with an assistant reply.
     """
     problems: list[str] = []
     open_calls: set[str] = set()
@@ -52,11 +54,13 @@ def conversation_problems(messages: Sequence[Mapping[str, Any]]) -> list[str]:
             open_calls.discard(message["tool_call_id"])
         elif open_calls:
             problems.append(f"message {index} ({role}) comes while {open_calls} are unanswered")
-        if role == "user" and previous_role == "user":
-            problems.append(f"messages {index - 1} and {index} are both user messages")
+        if role == previous_role and role in ("user", "assistant"):
+            problems.append(f"messages {index - 1} and {index} are both {role} messages")
         if message.get("tool_calls"):
             open_calls = {call["id"] for call in message["tool_calls"]}
         previous_role = role
+    if messages and messages[0]["role"] != "user":
+        problems.append("the conversation does not start with a user message")
     if messages and (messages[-1]["role"] != "assistant" or messages[-1].get("tool_calls")):
         problems.append("the conversation does not end with an assistant reply")
     return problems

@@ -4,20 +4,23 @@
 
 from __future__ import annotations
 
+from contextlib import closing
 from pathlib import Path
 
 import httpx
 import pytest
+from fastapi.testclient import TestClient
 
 from sqlite_demo.client import AgentClient, ApiError
+from sqlite_demo.connection import open_connection
 from sqlite_demo.server import ServerProcess
 from tests.service.helpers import query
 
 GREETING = "你好！我是订单客服助手，可以帮你查询订单数量。"
 
 
-def test_health_answers_ok(client: AgentClient) -> None:
-    assert client.health() == {"status": "ok"}
+def test_health_says_the_database_can_be_written(client: AgentClient) -> None:
+    assert client.health() == {"status": "ok", "database": "writable"}
 
 
 def test_creating_a_session_returns_201_with_its_id_title_and_time(http: httpx.Client) -> None:
@@ -170,3 +173,16 @@ def test_the_client_raises_the_services_refusal_with_its_status_and_code(
 
     assert (refusal.value.status, refusal.value.code) == (404, "unknown_session")
     assert "sess_nope" in refusal.value.message
+
+
+def test_health_calls_a_lock_held_by_another_process_busy_not_broken(
+    in_process: TestClient, db_path: Path
+) -> None:
+    with closing(open_connection(db_path)) as other_process:
+        other_process.execute("BEGIN IMMEDIATE")
+        busy = in_process.get("/health")
+        other_process.execute("ROLLBACK")
+    free = in_process.get("/health")
+
+    assert (busy.status_code, busy.json()) == (200, {"status": "ok", "database": "busy"})
+    assert free.json() == {"status": "ok", "database": "writable"}

@@ -15,7 +15,8 @@ from typing import Any
 import httpx
 import pytest
 
-from sqlite_demo.http_errors import MAX_BODY_BYTES, MAX_CONTENT_BYTES
+from sqlite_demo.api_schema import MAX_CONTENT_CHARS
+from sqlite_demo.body_guard import MAX_BODY_BYTES
 from sqlite_demo.server import ServerProcess
 from tests.service.helpers import dump_database
 
@@ -61,13 +62,21 @@ class BadRequest:
 
 MESSAGES = "/sessions/{session}/messages"
 JSON_HEADER = {"content-type": "application/json"}
-TOO_LONG = "订" * (MAX_CONTENT_BYTES // 3 + 1)  # 3 UTF-8 bytes each: just over the limit
+TOO_LONG = "订" * (MAX_CONTENT_CHARS + 1)  # the limit counts characters, as JSON Schema does
 
 BAD_REQUESTS = [
     BadRequest("malformed JSON", "POST", MESSAGES, 400, "malformed_json",
                content=b'{"content": "hi"', headers=JSON_HEADER),
     BadRequest("malformed JSON session", "POST", "/sessions", 400, "malformed_json",
                content=b"{title: 1}", headers=JSON_HEADER),
+    BadRequest("a body that is not UTF-8", "POST", MESSAGES, 400, "malformed_json",
+               content=b'{"content": "\xff\xfe"}', headers=JSON_HEADER),
+    BadRequest("a text/plain body", "POST", MESSAGES, 415, "unsupported_media_type",
+               content=b'{"content": "hi"}', headers={"content-type": "text/plain"}),
+    BadRequest("a form body", "POST", "/sessions", 415, "unsupported_media_type",
+               content=b"title=x", headers={"content-type": "application/x-www-form-urlencoded"}),
+    BadRequest("a body with no content type", "POST", "/sessions", 415,
+               "unsupported_media_type", content=b'{"title": "x"}'),
     BadRequest("missing content", "POST", MESSAGES, 422, "invalid_request", json={}),
     BadRequest("content of the wrong type", "POST", MESSAGES, 422, "invalid_request",
                json={"content": 42}),
@@ -79,8 +88,16 @@ BAD_REQUESTS = [
     BadRequest("missing title", "POST", "/sessions", 422, "invalid_request", json={}),
     BadRequest("title of the wrong type", "POST", "/sessions", 422, "invalid_request",
                json={"title": None}),
+    BadRequest("a title over 200 characters", "POST", "/sessions", 422, "invalid_request",
+               json={"title": "t" * 201}),
+    BadRequest("a lone surrogate in the content", "POST", MESSAGES, 422, "invalid_request",
+               content=b'{"content": "\\ud800"}', headers=JSON_HEADER),
+    BadRequest("a lone surrogate in the title", "POST", "/sessions", 422, "invalid_request",
+               content=b'{"title": "\\udfff"}', headers=JSON_HEADER),
     BadRequest("an empty idempotency key", "POST", MESSAGES, 422, "invalid_request",
                json={"content": "hi"}, headers={"Idempotency-Key": ""}),
+    BadRequest("an idempotency key over 200 characters", "POST", MESSAGES, 422,
+               "invalid_request", json={"content": "hi"}, headers={"Idempotency-Key": "k" * 201}),
     BadRequest("unknown session, message", "POST", "/sessions/sess_nope/messages", 404,
                "unknown_session", json={"content": "hi"}),
     BadRequest("unknown session, events", "GET", "/sessions/sess_nope/events", 404,
@@ -89,7 +106,7 @@ BAD_REQUESTS = [
                "unknown_session"),
     BadRequest("unknown session, replay", "GET", "/sessions/sess_nope/replay", 404,
                "unknown_session"),
-    BadRequest("content over the size limit", "POST", MESSAGES, 413, "content_too_large",
+    BadRequest("content over its limit", "POST", MESSAGES, 422, "invalid_request",
                json={"content": TOO_LONG}),
     BadRequest("a negative after", "GET", "/sessions/{session}/events", 422, "invalid_request",
                params={"after": "-1"}),
@@ -121,7 +138,37 @@ def test_a_bad_request_is_refused_plainly_and_writes_nothing(
 
     assert (response.status_code, response.json()["error"]["code"]) == (bad.status, bad.code)
     assert isinstance(response.json()["error"]["message"], str)
+    assert response.json()["error"]["retryable"] is False
     assert dump_database(running.db_path) == before
+
+
+@pytest.mark.parametrize(
+    ("method", "path", "allowed"),
+    [
+        ("DELETE", "/sessions", "GET, POST"),
+        ("PUT", "/sessions/{session}/messages", "GET, POST"),
+        ("POST", "/health", "GET"),
+        ("PATCH", "/sessions/{session}/replay", "GET"),
+    ],
+)
+def test_a_wrong_method_is_a_405_whose_allow_header_lists_every_method_of_the_path(
+    running: Running, method: str, path: str, allowed: str
+) -> None:
+    response = running.http.request(method, path.format(session=running.session_id))
+
+    assert (response.status_code, response.headers["allow"]) == (405, allowed)
+    assert response.json()["error"]["code"] == "method_not_allowed"
+
+
+def test_after_a_refusal_the_same_kept_alive_connection_serves_the_next_request(
+    running: Running,
+) -> None:
+    refused = running.http.post("/sessions", content=b"{", headers=JSON_HEADER)
+    served = running.http.get("/health")
+
+    assert (refused.status_code, served.status_code) == (400, 200)
+    assert "close" not in refused.headers.get("connection", "")
+    assert served.extensions["network_stream"] is refused.extensions["network_stream"]
 
 
 def test_a_declared_body_over_the_limit_is_refused_before_it_is_read(running: Running) -> None:
@@ -162,8 +209,8 @@ def _raw_post(running: Running, framing_header: str, body: bytes) -> bytes:
         return connection.recv(4096).split(b"\r\n", 1)[0]
 
 
-def test_content_at_the_size_limit_is_accepted(running: Running) -> None:
-    content = "x" * MAX_CONTENT_BYTES
+def test_content_at_the_size_limit_is_accepted_in_any_script(running: Running) -> None:
+    content = "订" * MAX_CONTENT_CHARS  # 65,536 characters, 196,608 bytes of UTF-8
 
     response = running.http.post(
         f"/sessions/{running.session_id}/messages", json={"content": content}

@@ -78,16 +78,31 @@ def test_backup_copies_a_live_database_with_its_wal(
         (["serve", "--db", "x.db", "--port", "70000"], "between 0 and 65535"),
         (["serve", "--db", "x.db", "--port", "http"], "not a port number"),
         (["backup", "missing.db", "copy.db"], "no database file at missing.db"),
+        (["backup", "x.db", "no/such/folder/copy.db"], "no folder no/such/folder"),
         (["frobnicate"], "invalid choice"),
     ],
 )
 def test_bad_arguments_exit_2_with_a_clear_message(
     tmp_path: Path, args: list[str], complaint: str
 ) -> None:
+    (tmp_path / "x.db").write_bytes(b"")
+
     result = run_kit(*args, cwd=tmp_path)
 
     assert result.returncode == 2
     assert complaint in result.stderr
+    assert "Traceback" not in result.stderr
+
+
+def test_backing_up_a_file_that_is_not_a_database_fails_in_one_line(tmp_path: Path) -> None:
+    (tmp_path / "notes.db").write_text("not a database " * 100)
+
+    result = run_kit("backup", "notes.db", "copy.db", cwd=tmp_path)
+
+    assert result.returncode == 1
+    (line,) = result.stderr.strip().splitlines()
+    assert line.startswith("cannot back up notes.db to copy.db:") and "not a database" in line
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["notes.db"]
 
 
 def test_backup_refuses_to_overwrite_an_existing_file(tmp_path: Path) -> None:

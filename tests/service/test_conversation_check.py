@@ -13,6 +13,29 @@ REPLY = {"role": "assistant", "content": "ok"}
 
 INVALID: dict[str, list[dict[str, Any]]] = {
     "two user messages in a row": [user("a"), user("b"), REPLY],
+    "two assistant replies in a row": [user("a"), REPLY, REPLY],
+    "a second call right after a reply": [
+        user("a"),
+        REPLY,
+        tool_calls("c1"),
+        tool("c1", "1"),
+        REPLY,
+    ],
+    "a tool result answered twice": [
+        user("a"),
+        tool_calls("c1"),
+        tool("c1", "1"),
+        tool("c1", "2"),
+        REPLY,
+    ],
+    "a tool message after the reply": [
+        user("a"),
+        tool_calls("c1"),
+        tool("c1", "1"),
+        REPLY,
+        tool("c1", "1"),
+    ],
+    "starting with the assistant": [REPLY, user("a"), REPLY],
     "a user message before the tool result": [user("a"), tool_calls("c1"), user("b"), REPLY],
     "a tool result for no call": [user("a"), tool("c1", "42"), REPLY],
     "an unanswered call at the end": [user("a"), tool_calls("c1")],

@@ -122,4 +122,5 @@ def test_a_model_failure_mid_turn_is_a_500_and_the_next_request_finishes_the_tur
 
     assert failed.status_code == 500
     assert failed.json()["error"]["code"] == "internal_error"
+    assert failed.headers["connection"] == "close"  # the server drops it; the client is told
     assert _shape(turn["recovered_events"]) == [("assistant_message", ANSWER)]

@@ -1,18 +1,19 @@
 """The two stores behind the shared contract suite, each shaped as ``eventlog.ports.EventStore``.
 
-``MemoryEventStore`` wraps the pure reference: it holds the current immutable log and
-swaps in the new one after each append. ``AutoSessionSqliteStore`` wraps the SQLite store,
-whose only extra demand is that a session exists before it is written to.
+``MemoryEventStore`` wraps the pure reference in ``solutions``, an implementation written on
+its own (it shares no code with the store), through its public functions only: it holds the
+current immutable log and swaps in the new one after each append. ``AutoSessionSqliteStore``
+wraps the SQLite store, whose only extra demand is that a session exists before it is
+written to.
 """
 
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import solutions
-from eventlog import Event
 from sqlite_demo import SessionExistsError, SqliteEventStore, StoredEvent
 
 
@@ -22,15 +23,15 @@ class MemoryEventStore:
     def __init__(self) -> None:
         self.log = solutions.create_event_log()
 
-    def append_event(self, session_id: str, event_type: str, payload: Mapping[str, Any]) -> Event:
+    def append_event(self, session_id: str, event_type: str, payload: Mapping[str, Any]) -> Any:
         self.log, event = solutions.append_event(self.log, session_id, event_type, payload)
         return event
 
-    def get_events_for_session(self, session_id: str, after_event_id: int = 0) -> tuple[Event, ...]:
-        return solutions.get_events_for_session(self.log, session_id, after_event_id)
+    def get_events_for_session(self, session_id: str, after_event_id: int = 0) -> Sequence[Any]:
+        return tuple(solutions.get_events_for_session(self.log, session_id, after_event_id))
 
-    def list_active_session_ids(self) -> tuple[str, ...]:
-        return solutions.list_sessions(self.log)
+    def list_active_session_ids(self) -> Sequence[str]:
+        return tuple(solutions.list_sessions(self.log))
 
     def replay_session(self, session_id: str) -> list[dict[str, Any]]:
         return list(solutions.replay_session(self.log, session_id))
@@ -40,9 +41,9 @@ class AutoSessionSqliteStore:
     """The SQLite store, creating each session the first time an event names it.
 
     Only a valid id (a non-empty string) is created, so a bad id still reaches
-    ``append_event`` and is refused there, by the same rule as in the pure core. A refused
-    append may leave behind the empty session it created; sessions without events are
-    invisible to every method of the port, so the contract cannot tell.
+    ``append_event`` and is refused there. A refused append may leave behind the empty
+    session it created; sessions without events are invisible to every method of the port,
+    so the contract cannot tell.
     """
 
     def __init__(self, sqlite_store: SqliteEventStore) -> None:

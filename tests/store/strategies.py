@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from hypothesis import strategies as st
 
-from eventlog import EVENT_TYPES
+EVENT_TYPES = ("user_message", "assistant_message", "tool_call", "tool_result")
 
 json_values = st.recursive(
     st.none()
@@ -22,7 +23,7 @@ json_values = st.recursive(
 # place for SQL (length(), json_extract) to disagree with Python.
 SESSION_NAMES = ("s1", "s2", "s3", "s\x00é")
 session_names = st.sampled_from(SESSION_NAMES)
-call_ids = st.sampled_from(["c1", "c2", "c\x00"])
+call_ids = st.sampled_from(["c1", "c2", "c\x00", "c\x00x"])
 texts = st.text(max_size=8)
 
 
@@ -45,13 +46,24 @@ def valid_appends(draw: st.DrawFn) -> tuple[str, dict[str, Any]]:
 
 
 any_event_types = st.sampled_from([*EVENT_TYPES, "system_message", "", "USER_MESSAGE"])
+# Payloads the exercise's rules may accept but SQLite cannot keep as they are: the store
+# refuses them (see sqlite_only_refusal), whatever the pure reference says.
+not_storable_as_json = st.sampled_from(
+    [
+        {"content": "x", "bad": float("nan")},
+        {"content": "x", "bad": {1, 2}},
+        {"content": "x", "bad": (1, 2)},
+        {"content": "x", "deep": {1: "an int key inside"}},
+        {"content": "lone \ud800 surrogate"},
+        {1: "a key that is not a string", "content": "x"},
+    ]
+)
 any_payloads = st.one_of(
     st.none(),
     st.integers(),
     st.lists(texts, max_size=2),
     st.dictionaries(st.sampled_from(["content", "call_id", "name", "arguments"]), json_values),
-    st.fixed_dictionaries({"content": texts, "bad": st.sampled_from([float("nan"), {1, 2}])}),
-    st.just({1: "a key that is not a string", "content": "x"}),
+    not_storable_as_json,
 )
 # Keyed appends draw from a tiny pool, so retries of the same request are common.
 keyed_requests = st.sampled_from(
@@ -61,3 +73,21 @@ keyed_requests = st.sampled_from(
         ("tool_call", {"call_id": "k", "name": "n", "arguments": "{}"}),
     ]
 )
+
+
+def sqlite_only_refusal(payload: object) -> bool:
+    """Whether the SQLite store must refuse ``payload`` for a reason of its own.
+
+    A payload is stored as JSON text, so it must read back exactly as it went in: no value
+    JSON lacks (NaN, a set, a tuple), no key that is not a string, at any depth, and only
+    text that is valid UTF-8. The exercise does not ask the pure core to refuse these.
+    """
+    if not isinstance(payload, dict):
+        return False
+    try:
+        text = json.dumps(payload, allow_nan=False, ensure_ascii=False)
+        text.encode("utf-8")
+    except (TypeError, ValueError):
+        return True
+    # An int key comes back as a string, a tuple as a list: not equal to what went in.
+    return bool(json.loads(text) != payload)

@@ -32,11 +32,14 @@ def test_deleting_an_event_is_refused_by_a_trigger(
     assert len(one_event.get_events_for_session("s")) == 1
 
 
-def test_projection_rows_may_be_deleted_because_they_can_be_refolded(
+def test_projection_rows_may_be_deleted_and_refolded_from_the_events(
     one_event: SqliteEventStore, raw_db: sqlite3.Connection
 ) -> None:
+    before = one_event.get_messages("s")
     raw_db.execute("DELETE FROM messages")
     assert one_event.get_messages("s") == []
+    one_event.rebuild_projections()
+    assert one_event.get_messages("s") == before != []
 
 
 @pytest.mark.parametrize(

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from sqlite_demo import SqliteEventStore, StoreError, backup_database
+from sqlite_demo import SqliteEventStore, StorageError, StoreError, backup, backup_database
 
 EVENTS = 5
 
@@ -69,11 +69,62 @@ def test_a_backup_is_one_self_contained_file_that_opens_as_a_store(
         assert restored.replay_session("s") == live_store.replay_session("s")
 
 
-def test_backing_up_a_missing_file_or_onto_the_source_itself_is_refused(
+def test_the_copy_is_in_rollback_journal_mode_and_opening_it_creates_no_wal(
     live_store: SqliteEventStore, tmp_path: Path
 ) -> None:
-    with pytest.raises(StoreError, match="no database file"):
-        backup_database(tmp_path / "missing.db", tmp_path / "backup.db")
-    with pytest.raises(StoreError, match="onto itself"):
-        backup_database(live_store.path, live_store.path)
-    assert not (tmp_path / "missing.db").exists()
+    backup = tmp_path / "backup.db"
+    backup_database(live_store.path, backup)
+    header = backup.read_bytes()[:100]
+    assert (header[18], header[19]) == (1, 1)  # 1 = rollback journal, 2 = WAL
+    with closing(sqlite3.connect(backup)) as connection:
+        assert connection.execute("PRAGMA journal_mode").fetchone() == ("delete",)
+        assert _event_count(backup) == EVENTS
+    assert sorted(path.name for path in tmp_path.iterdir()) == [
+        "backup.db",
+        "events.db",
+        "events.db-shm",
+        "events.db-wal",
+    ]
+
+
+def test_a_failed_backup_leaves_neither_the_destination_nor_a_partial_file(tmp_path: Path) -> None:
+    not_a_database = tmp_path / "notes.txt"
+    not_a_database.write_text("not a database, but long enough to have a header" * 10)
+    with pytest.raises(StorageError, match="not a database"):
+        backup_database(not_a_database, tmp_path / "backup.db")
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["notes.txt"]
+
+
+def test_a_destination_that_appears_during_the_copy_is_not_overwritten(
+    live_store: SqliteEventStore, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    destination = tmp_path / "backup.db"
+    copy_pages = backup._backup
+
+    def another_process_takes_the_name(source: Path, partial: Path, timeout: int) -> None:
+        destination.write_text("written by someone else meanwhile")
+        copy_pages(source, partial, timeout)
+
+    monkeypatch.setattr(backup, "_backup", another_process_takes_the_name)
+    with pytest.raises(StoreError, match="already exists"):
+        backup_database(live_store.path, destination)
+    assert destination.read_text() == "written by someone else meanwhile"
+    assert not list(tmp_path.glob("*.partial"))
+
+
+@pytest.mark.parametrize(
+    ("source", "destination", "complaint"),
+    [
+        ("missing.db", "backup.db", "no database file at"),
+        ("events.db", "events.db", "already exists"),
+        ("events.db", "no/such/folder/backup.db", "no folder"),
+    ],
+)
+def test_a_bad_source_or_destination_is_refused_in_one_line_and_nothing_is_written(
+    live_store: SqliteEventStore, tmp_path: Path, source: str, destination: str, complaint: str
+) -> None:
+    before = sorted(tmp_path.iterdir())
+    with pytest.raises(StoreError, match=complaint) as refusal:
+        backup_database(tmp_path / source, tmp_path / destination)
+    assert "\n" not in str(refusal.value)
+    assert sorted(tmp_path.iterdir()) == before

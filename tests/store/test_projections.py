@@ -74,6 +74,17 @@ def test_appending_continues_normally_after_a_rebuild(chapter_chat: SqliteEventS
 
 def test_a_closed_store_refuses_every_call(chapter_chat: SqliteEventStore) -> None:
     chapter_chat.close()
-    chapter_chat.close()
-    with pytest.raises(StorageError, match="closed"):
-        chapter_chat.get_messages("a")
+    chapter_chat.close()  # closing twice is fine
+    calls = [
+        lambda: chapter_chat.get_messages("a"),
+        lambda: chapter_chat.get_tool_calls("a"),
+        lambda: chapter_chat.get_events_for_session("a"),
+        lambda: chapter_chat.replay_session("a"),
+        lambda: chapter_chat.append_event("a", "user_message", {"content": "x"}),
+        lambda: chapter_chat.create_session("t"),
+        chapter_chat.rebuild_projections,
+        chapter_chat.check_writable,
+    ]
+    for call in calls:
+        with pytest.raises(StorageError, match="closed"):
+            call()

@@ -42,7 +42,7 @@ def test_an_explicit_id_that_exists_already_is_refused(fresh_db: SqliteEventStor
     fresh_db.create_session("first", session_id="sess_a")
     with pytest.raises(SessionExistsError, match="already exists"):
         fresh_db.create_session("second", session_id="sess_a")
-    assert [session.title for session in fresh_db.list_sessions()] == ["first"]
+    assert [session.title for session in fresh_db.list_all_sessions()] == ["first"]
 
 
 @pytest.mark.parametrize(
@@ -53,7 +53,7 @@ def test_a_bad_title_or_explicit_id_is_a_value_error(
 ) -> None:
     with pytest.raises(ValueError):
         fresh_db.create_session(title, session_id=session_id)
-    assert fresh_db.list_sessions() == []
+    assert fresh_db.list_all_sessions() == []
 
 
 def test_an_unknown_session_cannot_be_read(fresh_db: SqliteEventStore) -> None:
@@ -68,7 +68,7 @@ def test_all_sessions_are_listed_in_creation_order_but_only_active_ones_by_first
         fresh_db.create_session(session_id, session_id=session_id)
     fresh_db.append_event("b", "user_message", {"content": "x"})
     fresh_db.append_event("c", "user_message", {"content": "x"})
-    assert [session.id for session in fresh_db.list_sessions()] == ["c", "a", "b"]
+    assert [session.id for session in fresh_db.list_all_sessions()] == ["c", "a", "b"]
     assert fresh_db.list_active_session_ids() == ["b", "c"]
 
 

@@ -3,10 +3,14 @@
 Hypothesis runs sequences of operations, refused ones included, against ``solutions`` (the
 model) and ``SqliteEventStore`` (the system under test), and compares every observation:
 returned events, reads after an id, active session order, replay, and which operations
-fail. A failure prints the shortest program that reproduces it.
+are refused. The two are independent implementations (the reference shares no code with
+the store), so this tests the rules, not only the SQL wiring. A failure prints the shortest
+program that reproduces it.
 
-The SQLite store knows two things the model does not: sessions must be created first, and
-idempotency keys. Rules for those keep a little extra model state of their own.
+Refusals are compared as "raised a ValueError or not": each side names its own errors. The
+SQLite store knows things the model does not: sessions must be created first, idempotency
+keys, expected versions, and payloads it cannot keep as JSON. Rules for those keep a little
+model state of their own.
 """
 
 from __future__ import annotations
@@ -28,11 +32,13 @@ from hypothesis.stateful import (
 )
 
 import solutions
+from eventlog import InvalidPayloadError
 from sqlite_demo import (
     IdempotencyConflictError,
     SessionExistsError,
     SqliteEventStore,
     UnknownSessionError,
+    VersionConflictError,
 )
 from tests.store.folds import expected_messages, expected_tool_calls
 from tests.store.strategies import (
@@ -41,16 +47,16 @@ from tests.store.strategies import (
     any_payloads,
     keyed_requests,
     session_names,
+    sqlite_only_refusal,
     texts,
     valid_appends,
 )
 
+View = tuple[int, str, str, dict[str, Any]]
 
-def _view(event: Any) -> tuple[int, str, str, dict[str, Any]]:
+
+def _view(event: Any) -> View:
     return event.event_id, event.session_id, event.type, dict(event.payload)
-
-
-# -- the machine ----------------------------------------------------------------------------
 
 
 class StoresAgree(RuleBasedStateMachine):
@@ -63,25 +69,33 @@ class StoresAgree(RuleBasedStateMachine):
         self.directory = tempfile.TemporaryDirectory()
         self.sqlite = SqliteEventStore(Path(self.directory.name) / "events.db")
         self.log = solutions.create_event_log()
+        self.appended: list[View] = []  # every event the model accepted, in order
         self.created: set[str] = set()
-        self.keyed: dict[tuple[str, str], Any] = {}  # (session, key) -> the event it appended
+        self.keyed: dict[tuple[str, str], View] = {}  # (session, key) -> the event it appended
 
     def teardown(self) -> None:
         self.sqlite.close()
         self.directory.cleanup()
 
-    def _append_to_both(self, session_id: Any, event_type: Any, payload: Any) -> Any:
-        """Append to the model, then to SQLite; both must refuse, or both give the same event."""
+    def _append_to_both(
+        self, session_id: Any, event_type: Any, payload: Any, **sqlite_options: Any
+    ) -> View | None:
+        """Append to the model, then to SQLite: both refuse, or both give the same event."""
         try:
             new_log, expected = solutions.append_event(self.log, session_id, event_type, payload)
         except ValueError:
             with pytest.raises(ValueError):
-                self.sqlite.append_event(session_id, event_type, payload)
+                self.sqlite.append_event(session_id, event_type, payload, **sqlite_options)
             return None
-        self.log = new_log
-        actual = self.sqlite.append_event(session_id, event_type, payload)
+        if sqlite_only_refusal(payload):
+            with pytest.raises(InvalidPayloadError):
+                self.sqlite.append_event(session_id, event_type, payload, **sqlite_options)
+            return None
+        actual = self.sqlite.append_event(session_id, event_type, payload, **sqlite_options)
         assert _view(actual) == _view(expected)
-        return actual
+        self.log = new_log
+        self.appended.append(_view(expected))
+        return _view(actual)
 
     @rule(target=sessions, name=session_names)
     def create_session(self, name: str) -> Any:
@@ -116,15 +130,32 @@ class StoresAgree(RuleBasedStateMachine):
         with pytest.raises(UnknownSessionError):
             self.sqlite.append_event(name, *append)
 
-    @precondition(lambda self: any(event.type == "tool_call" for event in self.log.events))
+    @precondition(lambda self: any(view[2] == "tool_call" for view in self.appended))
     @rule(data=st.data(), content=texts)
     def answer_a_call_that_was_made(self, data: st.DataObject, content: str) -> None:
         # Random call ids rarely meet their call; this rule answers calls that exist, so
         # first results and second results (refused) both come up often.
-        calls = [event for event in self.log.events if event.type == "tool_call"]
-        call = data.draw(st.sampled_from(calls))
-        answer = {"call_id": call.payload["call_id"], "content": content}
-        self._append_to_both(call.session_id, "tool_result", answer)
+        calls = [view for view in self.appended if view[2] == "tool_call"]
+        _, session_id, _, payload = data.draw(st.sampled_from(calls))
+        self._append_to_both(
+            session_id, "tool_result", {"call_id": payload["call_id"], "content": content}
+        )
+
+    @rule(session_id=sessions, stale=st.booleans(), content=texts)
+    def append_at_an_expected_version(self, session_id: str, stale: bool, content: str) -> None:
+        # The version is the session's last event id: a writer that read the session then
+        # appends at it; one that read it before the last event gets a conflict.
+        ids = [view[0] for view in self.appended if view[1] == session_id]
+        version = ids[-1] if ids else 0
+        if stale and ids:
+            with pytest.raises(VersionConflictError):
+                self.sqlite.append_event(
+                    session_id, "user_message", {"content": content}, expected_version=version - 1
+                )
+            return
+        self._append_to_both(
+            session_id, "user_message", {"content": content}, expected_version=version
+        )
 
     @rule(session_id=sessions, key=st.sampled_from(["k1", "k2"]), request=keyed_requests)
     def append_with_an_idempotency_key(
@@ -133,29 +164,15 @@ class StoresAgree(RuleBasedStateMachine):
         event_type, payload = request
         original = self.keyed.get((session_id, key))
         if original is None:
-            appended = self._append_to_both_with_key(session_id, key, event_type, payload)
+            appended = self._append_to_both(session_id, event_type, payload, idempotency_key=key)
             if appended is not None:
                 self.keyed[(session_id, key)] = appended
-        elif (original.type, dict(original.payload)) == (event_type, payload):
+        elif (original[2], original[3]) == (event_type, payload):
             again = self.sqlite.append_event(session_id, event_type, payload, idempotency_key=key)
-            assert again == original
+            assert _view(again) == original
         else:
             with pytest.raises(IdempotencyConflictError):
                 self.sqlite.append_event(session_id, event_type, payload, idempotency_key=key)
-
-    def _append_to_both_with_key(
-        self, session_id: str, key: str, event_type: str, payload: dict[str, Any]
-    ) -> Any:
-        try:
-            new_log, expected = solutions.append_event(self.log, session_id, event_type, payload)
-        except ValueError:
-            with pytest.raises(ValueError):
-                self.sqlite.append_event(session_id, event_type, payload, idempotency_key=key)
-            return None
-        self.log = new_log
-        actual = self.sqlite.append_event(session_id, event_type, payload, idempotency_key=key)
-        assert _view(actual) == _view(expected)
-        return actual
 
     @rule(session_id=sessions, after_event_id=st.integers(min_value=-1, max_value=40))
     def read_after_an_id(self, session_id: str, after_event_id: int) -> None:
@@ -168,7 +185,7 @@ class StoresAgree(RuleBasedStateMachine):
         expected = solutions.replay_session(self.log, session_id)
         assert self.sqlite.replay_session(session_id) == list(expected)
 
-    @precondition(lambda self: bool(self.log.events))
+    @precondition(lambda self: bool(self.appended))
     @rule()
     def rebuild_projections(self) -> None:
         self.sqlite.rebuild_projections()
@@ -185,9 +202,7 @@ class StoresAgree(RuleBasedStateMachine):
             for session_id in self.created
             for event in self.sqlite.get_events_for_session(session_id)
         ]
-        assert sorted(actual, key=lambda view: view[0]) == [
-            _view(event) for event in self.log.events
-        ]
+        assert sorted(actual, key=lambda view: view[0]) == self.appended
 
     @invariant()
     def projections_equal_the_fold_of_the_events(self) -> None:
