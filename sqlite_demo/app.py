@@ -38,6 +38,7 @@ from sqlite_demo.http_errors import (
     BodySizeLimit,
     install_error_handlers,
 )
+from sqlite_demo.live import create_live_router
 from sqlite_demo.model import Model, scripted_model
 from sqlite_demo.store import Session, SqliteEventStore, StoredEvent
 
@@ -96,6 +97,7 @@ def create_app(
     install_error_handlers(app)
     app.add_middleware(BodySizeLimit)
     _add_routes(app)
+    app.include_router(create_live_router(event_json))  # the page at / and the event stream
     return app
 
 
