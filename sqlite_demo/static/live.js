@@ -107,6 +107,7 @@ function onState(name, detail) {
   if (name === "lost") {
     views.showConnection("lost", "connection lost: reconnecting…");
     views.logLine(`connection lost after event ${detail}; reconnecting…`, "bad");
+    views.chatNote(`connection lost after event ${detail}`, "lost");
   } else if (name === "retrying") {
     views.showConnection("retrying", `reconnecting (attempt ${detail + 1})…`);
   } else if (name === "closing") {

@@ -93,8 +93,8 @@ export function showConnection(state, text) {
 }
 
 /** Mark a moment in the chat that is not in the log (a reconnect), styled apart from it. */
-export function chatNote(text) {
-  $("#chat").append(element("li", "note", text));
+export function chatNote(text, kind) {
+  $("#chat").append(element("li", `note ${kind || ""}`, text));
   scrollToEnd($("#chat"));
 }
 
