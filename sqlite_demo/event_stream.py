@@ -29,7 +29,7 @@ delay; both are small next to a model call.
 
 from __future__ import annotations
 
-import asyncio
+import threading
 import time
 from collections.abc import AsyncGenerator, Callable
 from dataclasses import dataclass
@@ -77,7 +77,7 @@ async def session_event_stream(
     *,
     follow: bool,
     settings: StreamSettings,
-    closing: asyncio.Event,
+    closing: threading.Event,
     to_json: EventToJson,
 ) -> AsyncGenerator[str, None]:
     """Yield the SSE frames of one session's events with ``event_id > after``.
@@ -93,20 +93,36 @@ async def session_event_stream(
         after: resume point; the first event sent is the first one after it.
         follow: False ends the stream after the backlog (a bounded, finite response).
         settings: pacing and limits.
-        closing: set by the server when it shuts down; the stream ends within a moment.
+        closing: set when the server shuts down; the stream ends within one poll interval.
+            A ``threading.Event`` because it is only ever polled, never awaited, so it is
+            not tied to one event loop.
         to_json: turns a stored event into the JSON object sent as ``data``.
     """
     yield retry_frame(settings.reconnect_ms)
-    last = after
-    backlog = await _read_after(reader, session_id, last)
+    backlog = await _read_after(reader, session_id, after)
     for event in backlog:
         yield event_frame(event.event_id, to_json(event))
-        last = event.event_id
+    last = backlog[-1].event_id if backlog else after
     yield named_frame("caught-up", {"after": after, "last_event_id": last})
-    if not follow:
-        return
+    if follow:
+        async for frame in _follow(reader, session_id, last, settings, closing, to_json):
+            yield frame
+
+
+async def _follow(
+    reader: EventReader,
+    session_id: str,
+    last: int,
+    settings: StreamSettings,
+    closing: threading.Event,
+    to_json: EventToJson,
+) -> AsyncGenerator[str, None]:
+    """The live part: the same read as the backlog's, repeated from the last id sent."""
     quiet_since = time.monotonic()
-    while not await _closing_within(closing, settings.poll_seconds):
+    while True:
+        await anyio.sleep(settings.poll_seconds)
+        if closing.is_set():
+            break
         events = await _read_after(reader, session_id, last)
         for event in events:
             yield event_frame(event.event_id, to_json(event))
@@ -123,12 +139,3 @@ async def _read_after(reader: EventReader, session_id: str, after: int) -> list[
     # The store's reads block (SQLite, and a lock another thread's write may hold), so they
     # run in a worker thread: one slow read must not stall every other stream on the loop.
     return await anyio.to_thread.run_sync(reader.get_events_for_session, session_id, after)
-
-
-async def _closing_within(closing: asyncio.Event, seconds: float) -> bool:
-    """Wait up to ``seconds``; return True as soon as ``closing`` is set (without waiting)."""
-    try:
-        await asyncio.wait_for(closing.wait(), timeout=seconds)
-    except TimeoutError:
-        return False
-    return True

@@ -17,7 +17,8 @@ module puts it on HTTP:
 
 from __future__ import annotations
 
-import asyncio
+import socket
+import threading
 from collections.abc import AsyncGenerator, AsyncIterator
 from dataclasses import dataclass, field
 from typing import Annotated, Any, Final
@@ -30,7 +31,7 @@ from starlette.responses import StreamingResponse
 from sqlite_demo.errors import UnknownSessionError
 from sqlite_demo.event_stream import EventToJson, StreamSettings, session_event_stream
 from sqlite_demo.http_errors import ApiError
-from sqlite_demo.sse import MAX_EVENT_ID, parse_last_event_id
+from sqlite_demo.sse import LAST_EVENT_ID_PATTERN, MAX_EVENT_ID, parse_last_event_id
 from sqlite_demo.store import SqliteEventStore
 
 STREAM_PATH: Final = "/sessions/{session_id}/events/stream"
@@ -76,7 +77,7 @@ class _OpenStreams:
     """Per app: the stream settings, the shutdown signal, and how many streams are open."""
 
     settings: StreamSettings
-    closing: asyncio.Event = field(default_factory=asyncio.Event)
+    closing: threading.Event = field(default_factory=threading.Event)
     count: int = 0
 
 
@@ -95,7 +96,7 @@ def close_event_streams(app: Any) -> None:
 class StreamClosingServer(uvicorn.Server):
     """A ``uvicorn.Server`` that ends the app's event streams before waiting on connections."""
 
-    async def shutdown(self, sockets: Any = None) -> None:
+    async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
         close_event_streams(self.config.app)
         await super().shutdown(sockets=sockets)
 
@@ -118,10 +119,12 @@ FollowQuery = Annotated[
     Query(description="false: send the backlog and the caught-up frame, then end the response"),
 ]
 LastEventIdHeader = Annotated[
-    str | None,
+    str,
     Header(
         alias="Last-Event-ID",
         description="resume after this event id; wins over `after` (sent by EventSource)",
+        # In the schema only: the endpoint checks it itself, to say what was wrong in words.
+        json_schema_extra={"pattern": LAST_EVENT_ID_PATTERN},
     ),
 ]
 
@@ -153,7 +156,7 @@ def add_stream_route(router: APIRouter, event_to_json: EventToJson) -> None:
         request: Request,
         after: AfterQuery = 0,
         follow: FollowQuery = True,
-        last_event_id: LastEventIdHeader = None,
+        last_event_id: LastEventIdHeader = "",
     ) -> EventStreamResponse:
         resume_after = _resume_point(after, last_event_id)
         store = request.app.state.store
@@ -175,7 +178,7 @@ def add_stream_route(router: APIRouter, event_to_json: EventToJson) -> None:
         return EventStreamResponse(_counted(streams, frames), headers=headers)
 
 
-def _resume_point(after: int, last_event_id: str | None) -> int:
+def _resume_point(after: int, last_event_id: str) -> int:
     try:
         from_header = parse_last_event_id(last_event_id)
     except ValueError as error:

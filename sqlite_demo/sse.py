@@ -20,9 +20,10 @@ from typing import Any, Final
 
 #: SQLite's largest integer: no event id is larger, and Python could not compare beyond it.
 MAX_EVENT_ID: Final = 2**63 - 1
-#: What a ``Last-Event-ID`` header may hold: ASCII digits only (``int()`` would also take
-#: ``" 7"``, ``"+7"``, ``"7_0"`` and non-ASCII digits, none of which is an id we sent).
-_EVENT_ID_TEXT: Final = re.compile(r"[0-9]{1,19}")
+#: What a ``Last-Event-ID`` header may hold, as the OpenAPI schema states it: up to 19 ASCII
+#: digits, or nothing. (``int()`` would also take ``" 7"``, ``"+7"``, ``"7_0"`` and non-ASCII
+#: digits, none of which is an id we sent.)
+LAST_EVENT_ID_PATTERN: Final = r"^[0-9]{0,19}$"
 
 
 def event_frame(event_id: int, data: dict[str, Any]) -> str:
@@ -60,21 +61,19 @@ def parse_last_event_id(header: str | None) -> int | None:
     """Return the event id a ``Last-Event-ID`` header names, or None when it names none.
 
     An empty header counts as absent: an ``EventSource`` that never received an id sends
-    none, and an empty value can mean nothing else.
+    none, and an empty value can mean nothing else. A number above ``MAX_EVENT_ID`` (19
+    digits can reach past it) is read as ``MAX_EVENT_ID``: both mean "after every event".
 
     Raises:
-        ValueError: the header is not a decimal event id between 0 and ``MAX_EVENT_ID``;
-            the message says what was received.
+        ValueError: the header is not up to 19 ASCII digits; the message says what was
+            received.
     """
     if header is None or header == "":
         return None
-    if not _EVENT_ID_TEXT.fullmatch(header) or int(header) > MAX_EVENT_ID:
+    if not re.fullmatch(LAST_EVENT_ID_PATTERN, header):
         shown = header if len(header) <= 40 else header[:40] + "..."
-        raise ValueError(
-            f"Last-Event-ID must be an event id, a whole number from 0 to {MAX_EVENT_ID} "
-            f"in ASCII digits; got {shown!r}"
-        )
-    return int(header)
+        raise ValueError(f"Last-Event-ID must be an event id: up to 19 ASCII digits, got {shown!r}")
+    return min(int(header), MAX_EVENT_ID)
 
 
 def _one_line_json(data: dict[str, Any]) -> str:

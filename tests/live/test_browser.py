@@ -38,6 +38,7 @@ LAUNCH_FLAGS = [
 ]
 VIEWPORT = {"width": 1600, "height": 900}
 TIMEOUT_MS = 15_000  # a hang guard for each wait, not a speed requirement
+HOSTILE = "<img src=x onerror=\"document.title='pwned'\"><script>document.title='pwned'</script>"
 
 
 def _why_no_browser() -> str | None:
@@ -122,9 +123,14 @@ def test_the_page_follows_the_log_resumes_after_a_kill_and_keeps_sessions_apart(
     docs = _create_session(page, "docs")
     expect(rows).to_have_count(0)
     _send(page, "summarise the document")
-    expect(rows).to_have_count(2)
-    assert _shown_ids(page) == [13, 14]
+    _send(page, HOSTILE)
+    expect(rows).to_have_count(4)
+    assert _shown_ids(page) == [13, 14, 15, 16]
     expect(page.locator("#chat")).not_to_contain_text("42 orders")
+    # Text from the log is shown as text: no element was made of it, no script ran.
+    expect(page.locator("#chat li.user").last).to_have_text(HOSTILE)
+    expect(page.locator("#chat img, #events img, #replay img")).to_have_count(0)
+    assert page.evaluate("document.title") == "Agent persistence: the event log, live"
 
     page.select_option("#session-picker", orders)
     expect(rows).to_have_count(12)

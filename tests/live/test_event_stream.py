@@ -7,6 +7,7 @@ intervals; the fake store decides when events become visible.
 from __future__ import annotations
 
 import asyncio
+import threading
 from collections.abc import Callable
 from typing import Any
 
@@ -53,7 +54,7 @@ async def collect(
     stop_when: Callable[[list[str]], bool] = lambda frames: False,
 ) -> list[str]:
     """Run the stream until ``stop_when(frames)``, then shut it down; return every frame."""
-    closing = asyncio.Event()
+    closing = threading.Event()
     frames: list[str] = []
     stream = session_event_stream(
         store, "a", after, follow=follow, settings=settings, closing=closing, to_json=to_json

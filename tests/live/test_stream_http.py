@@ -102,7 +102,7 @@ def test_refusals_are_json_errors_sent_before_any_stream(http: httpx.Client) -> 
         (stream_path("sess_nobody"), {}, {}, 404, "unknown_session"),
         (stream_path(session), {}, {"Last-Event-ID": "x1"}, 422, "invalid_request"),
         (stream_path(session), {}, {"Last-Event-ID": "-1"}, 422, "invalid_request"),
-        (stream_path(session), {}, {"Last-Event-ID": "9" * 19}, 422, "invalid_request"),
+        (stream_path(session), {}, {"Last-Event-ID": "9" * 20}, 422, "invalid_request"),
         (stream_path(session), {"after": "-1"}, {}, 422, "invalid_request"),
         (stream_path(session), {"follow": "maybe"}, {}, 422, "invalid_request"),
     ]
