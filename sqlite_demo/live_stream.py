@@ -67,7 +67,7 @@ def error_response(description: str) -> dict[str, Any]:
 
 
 class EventStreamResponse(StreamingResponse):
-    """A streaming response of ``text/event-stream``, never cached nor buffered by a proxy."""
+    """The stream's response class: ``text/event-stream`` in the schema and on the wire."""
 
     media_type = "text/event-stream"
 
