@@ -37,7 +37,7 @@ from typing import Any, Protocol
 
 import anyio
 
-from sqlite_demo.rows import StoredEvent
+from sqlite_demo import StoredEvent
 from sqlite_demo.sse import comment_frame, event_frame, named_frame, retry_frame
 
 #: Turns a stored event into the JSON object a client receives (the API's event shape).

@@ -27,7 +27,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import Response
 from pydantic import BaseModel
 
-from sqlite_demo.errors import UnknownSessionError
+from sqlite_demo import UnknownSessionError
 from sqlite_demo.event_stream import EventToJson
 from sqlite_demo.http_errors import ApiError
 from sqlite_demo.live_stream import add_stream_route, error_response

@@ -28,7 +28,7 @@ import uvicorn
 from fastapi import APIRouter, FastAPI, Header, Query, Request
 from starlette.responses import StreamingResponse
 
-from sqlite_demo.errors import UnknownSessionError
+from sqlite_demo import UnknownSessionError
 from sqlite_demo.event_stream import EventToJson, StreamSettings, session_event_stream
 from sqlite_demo.http_errors import ApiError
 from sqlite_demo.sse import LAST_EVENT_ID_PATTERN, MAX_EVENT_ID, parse_last_event_id

@@ -9,30 +9,36 @@ from __future__ import annotations
 import asyncio
 import threading
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
-from eventlog import ReadOnlyPayload
 from sqlite_demo.event_stream import StreamSettings, session_event_stream
-from sqlite_demo.rows import StoredEvent
 
 FAST = StreamSettings(poll_seconds=0.001, heartbeat_seconds=3600.0)
 
 
-def stored(event_id: int, session_id: str = "a") -> StoredEvent:
-    payload = ReadOnlyPayload({"content": f"message {event_id}"})
-    return StoredEvent(event_id, session_id, "user_message", payload, 0)
+@dataclass(frozen=True)
+class FakeEvent:
+    """The two attributes of a stored event that the stream itself reads."""
+
+    event_id: int
+    session_id: str
+
+
+def stored(event_id: int, session_id: str = "a") -> FakeEvent:
+    return FakeEvent(event_id, session_id)
 
 
 class FakeStore:
     """Events in memory; ``after_read`` runs right after each read has taken its snapshot,
     which is where a commit would slip in between "read the backlog" and "listen"."""
 
-    def __init__(self, events: list[StoredEvent]) -> None:
+    def __init__(self, events: list[FakeEvent]) -> None:
         self.events = list(events)
         self.reads = 0
         self.after_read: Callable[[FakeStore], None] = lambda store: None
 
-    def get_events_for_session(self, session_id: str, after_event_id: int = 0) -> list[StoredEvent]:
+    def get_events_for_session(self, session_id: str, after_event_id: int = 0) -> list[FakeEvent]:
         self.reads += 1
         snapshot = [
             e for e in self.events if e.session_id == session_id and e.event_id > after_event_id
@@ -41,7 +47,7 @@ class FakeStore:
         return snapshot
 
 
-def to_json(event: StoredEvent) -> dict[str, Any]:
+def to_json(event: FakeEvent) -> dict[str, Any]:
     return {"event_id": event.event_id, "session_id": event.session_id}
 
 
