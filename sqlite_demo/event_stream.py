@@ -62,6 +62,8 @@ class StreamSettings:
         reconnect_ms: the ``retry:`` an ``EventSource`` is told to wait before reconnecting.
         max_open_streams: streams one server keeps open at once; more are refused with 503,
             so that a client opening streams in a loop cannot make the server poll forever.
+            A soft cap: it is checked when a stream is asked for, so streams asked for at the
+            same instant can pass it by a few.
     """
 
     poll_seconds: float = 0.1
