@@ -47,6 +47,7 @@ from sqlite_demo.api_schema import (
 from sqlite_demo.body_guard import BodyGuard
 from sqlite_demo.connection import Synchronous
 from sqlite_demo.http_errors import documented, install_error_handlers
+from sqlite_demo.live import create_live_router
 from sqlite_demo.model import Model, scripted_model
 from sqlite_demo.store import SqliteEventStore
 
@@ -96,6 +97,7 @@ def create_app(
     app.add_middleware(BodyGuard)
     _add_session_routes(app)
     _add_read_routes(app)
+    app.include_router(create_live_router(event_json))  # the page at / and the event stream
     return app
 
 

@@ -4,6 +4,9 @@
   crash-and-replay demo against a real server subprocess (see :mod:`sqlite_demo.demo`).
 * ``python -m sqlite_demo serve --db PATH [--host 127.0.0.1] [--port 0]``: run the agent
   service; port 0 picks a free port, and the first line printed is its address.
+  ``--crashable`` (or ``--kill-every SECONDS``) serves it from a child process that Enter
+  (or the timer) SIGKILLs and restarts, to watch the live page resume (see
+  :mod:`sqlite_demo.crash_loop`).
 * ``python -m sqlite_demo backup SRC DEST``: copy a live database, WAL included, with
   SQLite's online backup API (copying only the main file would lose commits still in -wal),
   into a new single file that needs no ``-wal`` of its own.
@@ -28,6 +31,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         from sqlite_demo.demo import run_demo
 
         return run_demo(db_path=getattr(args, "db", None))
+    if args.command == "serve" and (args.crashable or args.kill_every is not None):
+        return _serve_crashable(parser, args)
     if args.command == "serve":
         return _serve(args.db, args.host, args.port)
     return _backup(parser, Path(args.src), Path(args.dest))
@@ -45,6 +50,17 @@ def _build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--db", type=Path, required=True, help="database file (created if new)")
     serve.add_argument("--host", default="127.0.0.1", help="address to bind (default: loopback)")
     serve.add_argument("--port", type=_port, default=0, help="port; 0 picks a free one")
+    serve.add_argument(
+        "--crashable",
+        action="store_true",
+        help="serve from a child process; Enter SIGKILLs and restarts it (for the live page)",
+    )
+    serve.add_argument(
+        "--kill-every",
+        type=_seconds,
+        metavar="SECONDS",
+        help="SIGKILL and restart the server every SECONDS too (implies --crashable)",
+    )
     backup = commands.add_parser("backup", help="copy a live database, WAL included")
     backup.add_argument("src", help="the database to copy")
     backup.add_argument("dest", help="the new file to write (must not exist)")
@@ -59,6 +75,24 @@ def _port(text: str) -> int:
     if not 0 <= port <= 65535:
         raise argparse.ArgumentTypeError(f"a port is between 0 and 65535, got {port}")
     return port
+
+
+def _seconds(text: str) -> float:
+    try:
+        seconds = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number of seconds: {text!r}") from None
+    if not 0.5 <= seconds <= 86400:
+        raise argparse.ArgumentTypeError(f"between 0.5 and 86400 seconds, got {text}")
+    return seconds
+
+
+def _serve_crashable(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
+    if args.host != "127.0.0.1":
+        parser.error("--crashable serves on 127.0.0.1 only: leave out --host")
+    from sqlite_demo.crash_loop import run_crash_loop
+
+    return run_crash_loop(args.db, port=args.port, kill_every=args.kill_every)
 
 
 def _serve(db: Path, host: str, port: int) -> int:

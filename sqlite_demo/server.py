@@ -28,6 +28,7 @@ import httpx
 import uvicorn
 
 from sqlite_demo.app import create_app
+from sqlite_demo.live_stream import StreamClosingServer
 from sqlite_demo.store import SqliteEventStore
 
 STARTUP_TIMEOUT_SECONDS: Final = 20.0
@@ -55,7 +56,7 @@ def serve(db_path: str | Path, host: str = "127.0.0.1", port: int = 0) -> None:
         warning = "warning: no authentication; anyone reaching this address reads every session"
         print(warning, file=sys.stderr, flush=True)
     config = uvicorn.Config(create_app(db_path), log_level="warning", access_log=False)
-    uvicorn.Server(config).run(sockets=[sock])
+    StreamClosingServer(config).run(sockets=[sock])
 
 
 def _listening_socket(host: str, port: int) -> socket.socket:

@@ -1,0 +1,138 @@
+"""Fixtures for the live page and its stream: real servers on 127.0.0.1, real SQLite files.
+
+Most tests run the service as a subprocess (it can be SIGKILLed like a crash); the tests that
+need shorter heartbeats or a smaller stream limit run it in a thread of this process, where
+its settings can be changed. Every server a test starts is stopped when the test ends.
+"""
+
+from __future__ import annotations
+
+import socket
+import threading
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+import uvicorn
+
+from sqlite_demo.app import create_app
+from sqlite_demo.event_stream import StreamSettings
+from sqlite_demo.live_stream import StreamClosingServer, configure_streams
+from sqlite_demo.server import ServerProcess
+
+StartServer = Callable[[Path], ServerProcess]
+StartInThread = Callable[[StreamSettings], str]
+#: Generous bounds that only stop a hung test; no test asserts how fast anything is.
+READ_TIMEOUT_SECONDS = 15.0
+
+
+@pytest.fixture
+def db_path(tmp_path: Path) -> Path:
+    """A database file that does not exist yet; the server creates it."""
+    return tmp_path / "live.db"
+
+
+@pytest.fixture
+def start_server(tmp_path: Path) -> Iterator[StartServer]:
+    """Start server subprocesses on database files; all are stopped when the test ends."""
+    servers: list[ServerProcess] = []
+
+    def start(db: Path) -> ServerProcess:
+        server = ServerProcess(db, tmp_path / f"server{len(servers)}.log")
+        servers.append(server)
+        server.start()
+        return server
+
+    try:
+        yield start
+    finally:
+        for server in servers:
+            server.stop()
+
+
+@pytest.fixture
+def server(start_server: StartServer, db_path: Path) -> ServerProcess:
+    """One running server subprocess on a fresh database."""
+    return start_server(db_path)
+
+
+@pytest.fixture
+def http(server: ServerProcess) -> Iterator[httpx.Client]:
+    """An HTTP client of ``server``, whose reads give up (and fail the test) if it hangs."""
+    with client_of(server.url) as client:
+        yield client
+
+
+def client_of(url: str) -> httpx.Client:
+    """Return an HTTP client of ``url`` with the suite's hang guard."""
+    return httpx.Client(base_url=url, timeout=READ_TIMEOUT_SECONDS)
+
+
+@pytest.fixture
+def start_in_thread(db_path: Path) -> Iterator[StartInThread]:
+    """Serve the app from a thread of this process with the given stream settings; return
+    its base URL. Servers are shut down (as on SIGTERM) when the test ends."""
+    running: list[tuple[StreamClosingServer, threading.Thread]] = []
+
+    def start(settings: StreamSettings) -> str:
+        app = create_app(db_path)
+        configure_streams(app, settings)
+        sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        sock.bind(("127.0.0.1", 0))
+        sock.listen(16)
+        config = uvicorn.Config(app, log_level="warning", access_log=False)
+        server = StreamClosingServer(config)
+        thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
+        thread.start()
+        running.append((server, thread))
+        url = f"http://127.0.0.1:{sock.getsockname()[1]}"
+        _wait_until_healthy(url)
+        return url
+
+    try:
+        yield start
+    finally:
+        for server, thread in running:
+            server.should_exit = True
+            thread.join(timeout=READ_TIMEOUT_SECONDS)
+
+
+def _wait_until_healthy(url: str) -> None:
+    for _ in range(500):
+        try:
+            if httpx.get(f"{url}/health", timeout=1.0).status_code == 200:
+                return
+        except httpx.TransportError:
+            pass
+        threading.Event().wait(0.01)
+    raise RuntimeError(f"the in-process server at {url} did not answer /health")
+
+
+def new_session(http: httpx.Client, title: str = "orders") -> str:
+    """Create a session; return its id."""
+    response = http.post("/sessions", json={"title": title})
+    assert response.status_code == 201, response.text
+    session_id: str = response.json()["id"]
+    return session_id
+
+
+def say(http: httpx.Client, session_id: str, content: str, key: str | None = None) -> None:
+    """Take one turn of the scripted agent in the session."""
+    headers = {"Idempotency-Key": key} if key else {}
+    response = http.post(
+        f"/sessions/{session_id}/messages", json={"content": content}, headers=headers
+    )
+    assert response.status_code == 200, response.text
+
+
+def event_ids(http: httpx.Client, session_id: str) -> list[int]:
+    """The session's event ids, as ``GET /sessions/{id}/events`` returns them."""
+    response = http.get(f"/sessions/{session_id}/events")
+    assert response.status_code == 200, response.text
+    return [event["event_id"] for event in response.json()]
+
+
+def stream_path(session_id: str) -> str:
+    """The stream endpoint of a session."""
+    return f"/sessions/{session_id}/events/stream"
