@@ -65,3 +65,17 @@ class AutoSessionSqliteStore:
 
     def replay_session(self, session_id: str) -> list[dict[str, Any]]:
         return self.sqlite_store.replay_session(session_id)
+
+
+def plain(value: Any) -> Any:
+    """A payload as plain data: mappings as dicts, tuples as lists, all the way down.
+
+    The two stores keep payloads read-only in different ways (``solutions`` freezes them:
+    read-only mappings and tuples; SQLite hands out fresh dicts and lists), so they are
+    compared as the data they hold.
+    """
+    if isinstance(value, Mapping):
+        return {key: plain(item) for key, item in value.items()}
+    if isinstance(value, list | tuple):
+        return [plain(item) for item in value]
+    return value

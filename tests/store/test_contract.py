@@ -8,11 +8,13 @@ so a rule one of them gets wrong shows up here. Refusals are compared as "raised
 
 from __future__ import annotations
 
+import contextlib
 from typing import Any
 
 import pytest
 
 from eventlog.ports import EventStore
+from tests.store.adapters import plain
 
 HELLO = {"content": "hello"}
 
@@ -50,7 +52,7 @@ def test_an_appended_event_carries_its_session_type_and_payload(store: EventStor
 def test_extra_payload_keys_are_kept(store: EventStore) -> None:
     payload = {"content": "hi", "lang": "en", "meta": {"tokens": [1, 2]}}
     store.append_event("a", "user_message", payload)
-    assert dict(store.get_events_for_session("a")[0].payload) == payload
+    assert plain(store.get_events_for_session("a")[0].payload) == payload
 
 
 def test_changing_the_callers_payload_later_changes_nothing(store: EventStore) -> None:
@@ -58,16 +60,17 @@ def test_changing_the_callers_payload_later_changes_nothing(store: EventStore) -
     store.append_event("a", "user_message", payload)
     payload["content"] = "changed"
     payload["tags"].append("y")
-    assert dict(store.get_events_for_session("a")[0].payload) == {"content": "hi", "tags": ["x"]}
+    assert plain(store.get_events_for_session("a")[0].payload) == {"content": "hi", "tags": ["x"]}
 
 
 def test_mutating_a_read_payload_does_not_change_the_log(store: EventStore) -> None:
     store.append_event("a", "user_message", {"content": "hi", "tags": ["x"]})
     read = store.get_events_for_session("a")[0].payload
-    read["tags"].append("y")
+    with contextlib.suppress(AttributeError):  # a store that freezes nested lists as tuples
+        read["tags"].append("y")
     with pytest.raises(TypeError):
         read["content"] = "changed"  # type: ignore[index]
-    assert dict(store.get_events_for_session("a")[0].payload) == {"content": "hi", "tags": ["x"]}
+    assert plain(store.get_events_for_session("a")[0].payload) == {"content": "hi", "tags": ["x"]}
 
 
 def test_reading_after_an_id_returns_only_later_events_of_that_session(store: EventStore) -> None:

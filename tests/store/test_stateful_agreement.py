@@ -40,6 +40,7 @@ from sqlite_demo import (
     UnknownSessionError,
     VersionConflictError,
 )
+from tests.store.adapters import plain
 from tests.store.folds import expected_messages, expected_tool_calls
 from tests.store.strategies import (
     SESSION_NAMES,
@@ -56,7 +57,7 @@ View = tuple[int, str, str, dict[str, Any]]
 
 
 def _view(event: Any) -> View:
-    return event.event_id, event.session_id, event.type, dict(event.payload)
+    return event.event_id, event.session_id, event.type, plain(event.payload)
 
 
 class StoresAgree(RuleBasedStateMachine):
