@@ -66,19 +66,18 @@ CELLS = [
             TEXT payload "JSON object"
             INTEGER created_at "unix ms"
             TEXT idempotency_key "optional; unique per session"
+            TEXT call_id "tool events only; indexed per session"
         }
         messages {
-            INTEGER msg_id PK
+            INTEGER event_id PK, FK "one row per event at most"
             TEXT session_id FK
-            INTEGER event_id FK "UNIQUE: one row per event at most"
             TEXT role "user or assistant"
             TEXT content
             INTEGER created_at
         }
         tool_calls {
-            INTEGER id PK
+            INTEGER event_id PK, FK "one row per event at most"
             TEXT session_id FK
-            INTEGER event_id FK "UNIQUE: one row per event at most"
             TEXT call_id "UNIQUE per session"
             TEXT name
             TEXT arguments "JSON text, as the model wrote it"
@@ -96,8 +95,10 @@ CELLS = [
     * **`session_id` is a foreign key on every row.** Sessions are kept apart by the data
       itself, not by one database per session or a dictionary in memory: every read filters
       on `session_id` first.
-    * **`event_id` is `UNIQUE` in each projection.** One event produces at most one projection
-      row, and the database refuses a second one.
+    * **`event_id` is the primary key of each projection.** One event produces at most one
+      projection row, and the database refuses a second one. (The chapter gives each projection
+      its own `AUTOINCREMENT` id plus a `UNIQUE` event id: a second B-tree and a second counter
+      to update at every append, for an id nobody reads.)
 
     The store also installs two triggers that refuse any `UPDATE` or `DELETE` on `events`
     (notebook 6 tries both). Everything the file holds:
@@ -198,14 +199,20 @@ CELLS = [
     print(f"\nappended event {event.event_id}")
     '''),
     md(r"""
-    Read the trace from top to bottom: `BEGIN IMMEDIATE`; the session must exist; the
-    `INSERT INTO events ... RETURNING` gives back the new row with its `event_id`; the
-    `messages` projection row is inserted with that id; `COMMIT`. Every value is passed as a
-    `?` parameter (the trace shows them filled in; `<now>` stands for the timestamp).
+    Read the trace from top to bottom: `BEGIN IMMEDIATE`; the `INSERT INTO events`, whose new
+    `event_id` the connection reports as its `lastrowid`; the `messages` projection row,
+    inserted with that id; `COMMIT`. There is no separate "does the session exist?" query: the
+    foreign key on `session_id` refuses an unknown session inside the insert itself. Every
+    value is passed as a `?` parameter (the trace shows them filled in; `<now>` stands for the
+    timestamp).
 
     A `tool_result` is the one event whose projection *updates* a row: it fills in the
-    `result` of its `tool_calls` row. The projection may change; the events never do. Before
-    the update, the store checks the call id against the session's earlier events:
+    `result` of its `tool_calls` row. The projection may change; the events never do. Tool
+    events also carry a rule about the session's past (a call id is used once, a result
+    answers an open call), so before inserting one the store reads, inside the same
+    transaction, the session's last event id with whether the session exists, and the events
+    that already carry this call id: one seek in `idx_events_call_id`, however long the
+    session has grown.
     """),
     code(r"""
     steps = [
