@@ -21,40 +21,9 @@ from sqlite_demo.event_stream import StreamSettings
 from sqlite_demo.live_stream import StreamClosingServer, configure_streams
 from sqlite_demo.server import ServerProcess
 
-StartServer = Callable[[Path], ServerProcess]
 StartInThread = Callable[[StreamSettings], str]
 #: Generous bounds that only stop a hung test; no test asserts how fast anything is.
 READ_TIMEOUT_SECONDS = 15.0
-
-
-@pytest.fixture
-def db_path(tmp_path: Path) -> Path:
-    """A database file that does not exist yet; the server creates it."""
-    return tmp_path / "live.db"
-
-
-@pytest.fixture
-def start_server(tmp_path: Path) -> Iterator[StartServer]:
-    """Start server subprocesses on database files; all are stopped when the test ends."""
-    servers: list[ServerProcess] = []
-
-    def start(db: Path) -> ServerProcess:
-        server = ServerProcess(db, tmp_path / f"server{len(servers)}.log")
-        servers.append(server)
-        server.start()
-        return server
-
-    try:
-        yield start
-    finally:
-        for server in servers:
-            server.stop()
-
-
-@pytest.fixture
-def server(start_server: StartServer, db_path: Path) -> ServerProcess:
-    """One running server subprocess on a fresh database."""
-    return start_server(db_path)
 
 
 @pytest.fixture

@@ -18,7 +18,6 @@ from sqlite_demo import SqliteEventStore
 from sqlite_demo.server import ServerProcess
 from tests.live.conftest import (
     READ_TIMEOUT_SECONDS,
-    StartServer,
     client_of,
     event_ids,
     new_session,
@@ -26,6 +25,7 @@ from tests.live.conftest import (
     stream_path,
 )
 from tests.live.sse_reading import Frame, caught_up, frames, log_events, read_until
+from tests.server_fixtures import StartServer
 
 
 def ids_of(received: list[Frame]) -> list[int]:

@@ -6,7 +6,7 @@ process behind.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 
 import httpx
@@ -16,38 +16,6 @@ from fastapi.testclient import TestClient
 from sqlite_demo.app import create_app
 from sqlite_demo.client import AgentClient
 from sqlite_demo.server import ServerProcess
-
-StartServer = Callable[[Path], ServerProcess]
-
-
-@pytest.fixture
-def db_path(tmp_path: Path) -> Path:
-    """A database file that does not exist yet; the server creates it."""
-    return tmp_path / "agent.db"
-
-
-@pytest.fixture
-def start_server(tmp_path: Path) -> Iterator[StartServer]:
-    """Start servers on database files; all of them are stopped when the test ends."""
-    servers: list[ServerProcess] = []
-
-    def start(db: Path) -> ServerProcess:
-        server = ServerProcess(db, tmp_path / f"server{len(servers)}.log")
-        servers.append(server)
-        server.start()
-        return server
-
-    try:
-        yield start
-    finally:
-        for server in servers:
-            server.stop()
-
-
-@pytest.fixture
-def server(start_server: StartServer, db_path: Path) -> ServerProcess:
-    """One running server on a fresh database."""
-    return start_server(db_path)
 
 
 @pytest.fixture
