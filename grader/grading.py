@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -40,25 +39,6 @@ class TaskResult:
         if self.failure is not None and self.failure.hint:
             return self.failure.hint
         return self.hints[0] if self.hints else None
-
-    def to_dict(self) -> dict[str, Any]:
-        """Plain data, to cross a process boundary (batch workers send it to the batch)."""
-        return dataclasses.asdict(self)
-
-    @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> TaskResult:
-        failure = data.get("failure")
-        fields = {**data, "hints": tuple(data["hints"])}
-        if failure is not None:
-            fields["failure"] = Failure(
-                failure["sentence"],
-                tuple(failure["lines"]),
-                tuple(failure["outcome"]),
-                failure["status"],
-                failure["note"],
-                failure["hint"],
-            )
-        return cls(**fields)
 
 
 def result_for(task: Task, status: str, failure: Failure | None = None) -> TaskResult:

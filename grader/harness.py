@@ -131,18 +131,14 @@ class Trial(Asker):
         if line not in self.lines:
             self.lines.insert(0, line)
 
-    def refused_append(self, sentence: str, log: LogVar, session: str) -> None:
-        """Make an append every implementation must refuse (an unknown event type).
+    def plan_refusal(self, log: LogVar, session: str) -> tuple[str, dict[str, Any]]:
+        """The code and request of an append every implementation must refuse: an unknown
+        event type.
 
         Other tasks use it to check that a refused call leaves no trace in *their* reads. An
-        implementation that does not refuse it loses the reject_bad_input task for that; here
-        the example is simply discarded.
+        implementation that does not refuse it loses the reject_bad_input task for that; in the
+        other tasks the example is simply discarded (see :meth:`settle_refusal`).
         """
-        code, request = self.plan_refusal(log, session)
-        self.settle_refusal(sentence, code, self.ask(sentence, code, request))
-
-    def plan_refusal(self, log: LogVar, session: str) -> tuple[str, dict[str, Any]]:
-        """The code and request of an append with an unknown event type."""
         payload = {"content": "hi"}
         code = append_code(log.name, session, UNKNOWN_TYPE, literal(payload))
         args = (Ref(log.name), session, UNKNOWN_TYPE, payload)

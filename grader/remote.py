@@ -16,7 +16,7 @@ from typing import Any
 
 from grader import messages
 from grader.contract import FUNCTION_NAMES
-from grader.sandbox import backends, workspace
+from grader.sandbox import workspace
 from grader.sandbox.child import Child, ChildFailure, Limits
 
 #: Seconds one example (every call a property makes for it) may take, by default.
@@ -204,8 +204,3 @@ def _load_error_text(details: dict[str, Any]) -> tuple[str, str]:
     if details.get("where"):
         text += f" ({details['where']})"
     return text, "import_error"
-
-
-def default_isolation() -> str:
-    """Bubblewrap where it works, else none (see :mod:`grader.sandbox.backends`)."""
-    return backends.choose("auto")

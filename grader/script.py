@@ -56,7 +56,7 @@ class Script:
         return plan.log
 
     def refusal(self, sentence: str, log: LogVar, session: str) -> None:
-        """Plan an append every implementation must refuse (see :meth:`Trial.refused_append`)."""
+        """Plan an append every implementation must refuse (see :meth:`Trial.plan_refusal`)."""
         code, request = self.trial.plan_refusal(log, session)
         judge = lambda answers: self.trial.settle_refusal(sentence, code, answers[0])  # noqa: E731
         self._steps.append(_Step([request], code, judge))
