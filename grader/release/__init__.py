@@ -74,11 +74,11 @@ def render_copy(written: WrittenCopy, out_dir: Path) -> str:
     """Where the copy went, which commit it holds, and which uncommitted edits it lacks."""
     lines = [
         text("release.copied", count=len(written.files), path=out_dir),
-        f"The copy holds commit {written.commit[:12]}.",
+        text("release.commit", commit=written.commit[:12]),
     ]
     if written.left_out:
         shown = ", ".join(line.strip() for line in written.left_out)
-        lines.append(f"Not in the copy, because not committed: {shown}")
+        lines.append(text("release.left_out", paths=shown))
     return "\n".join(lines)
 
 

@@ -11,6 +11,8 @@ import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 
+from grader.i18n import text
+
 # Modes of ordinary files in a git tree; links and submodules have others.
 REGULAR_MODES = {"100644": 0o644, "100755": 0o755}
 
@@ -40,14 +42,10 @@ def git(kit_root: Path, *arguments: str, stdin: bytes | None = None) -> bytes:
             ["git", *arguments], cwd=kit_root, input=stdin, capture_output=True, check=True
         )
     except FileNotFoundError:
-        raise NotACheckout("git is not installed; the release is read from a git commit") from None
+        raise NotACheckout(text("release.refused.no_git")) from None
     except subprocess.CalledProcessError as error:
         if b"not a git repository" in error.stderr:
-            raise NotACheckout(
-                f"{kit_root} is not a git checkout. The learner's copy is built from the last "
-                "commit, so run release in a clone of the kit (git clone URL), or make this "
-                "folder one: git init && git add -A && git commit -m 'kit'"
-            ) from None
+            raise NotACheckout(text("release.refused.not_a_checkout", path=kit_root)) from None
         raise
     return done.stdout
 
@@ -61,9 +59,7 @@ def head_commit(kit_root: Path) -> str:
     try:
         return git(kit_root, "rev-parse", "--verify", "--quiet", "HEAD^{commit}").decode().strip()
     except subprocess.CalledProcessError:
-        raise NotACheckout(
-            f"{kit_root} has no commit yet; commit the kit first (git add -A && git commit)"
-        ) from None
+        raise NotACheckout(text("release.refused.no_commit", path=kit_root)) from None
 
 
 def committed_files(kit_root: Path, commit: str) -> list[CommittedFile]:

@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+from grader.i18n import text
 from grader.release.committed import (
     REGULAR_MODES,
     CommittedFile,
@@ -42,9 +43,9 @@ def check_output_folder(out_dir: Path, kit_root: Path) -> None:
     """Refuse a folder inside the kit (it would end up in the kit) or one holding files (a
     release never merges into an older one, which could keep files that should be gone)."""
     if out_dir.resolve().is_relative_to(kit_root.resolve()):
-        raise ReleaseRefused(f"{out_dir} is inside the kit; choose a folder outside it")
+        raise ReleaseRefused(text("release.refused.inside_kit", path=out_dir))
     if out_dir.exists() and (not out_dir.is_dir() or any(out_dir.iterdir())):
-        raise ReleaseRefused(f"{out_dir} is not an empty folder; choose a new or empty one")
+        raise ReleaseRefused(text("release.refused.not_empty", path=out_dir))
 
 
 def check_stubs_are_committed(kit_root: Path) -> None:
@@ -53,12 +54,7 @@ def check_stubs_are_committed(kit_root: Path) -> None:
     changes = uncommitted_changes(kit_root, STUBS)
     if changes:
         shown = ", ".join(changes[:5]) + (", ..." if len(changes) > 5 else "")
-        raise ReleaseRefused(
-            f"{STUBS} differs from the last commit ({shown}). The learner's copy is built from "
-            "the commit, so these changes would not reach learners. If learners should get "
-            "them, commit them; if they are your own work on the exercises, set them aside "
-            "(git stash --include-untracked). Then run release again."
-        )
+        raise ReleaseRefused(text("release.refused.stubs_changed", stubs=STUBS, changes=shown))
 
 
 def regular_files(entries: list[CommittedFile], wanted: set[str]) -> dict[str, CommittedFile]:
@@ -69,10 +65,10 @@ def regular_files(entries: list[CommittedFile], wanted: set[str]) -> dict[str, C
     chosen = {entry.path: entry for entry in entries if entry.path in wanted}
     odd = [path for path, entry in chosen.items() if entry.mode not in REGULAR_MODES]
     if odd:
-        raise ReleaseRefused(f"the commit stores these as links or submodules: {', '.join(odd)}")
+        raise ReleaseRefused(text("release.refused.links", paths=", ".join(odd)))
     escaping = [path for path in chosen if {"", ".", ".."} & set(path.split("/"))]
     if escaping:
-        raise ReleaseRefused(f"the commit holds paths that leave their folder: {escaping}")
+        raise ReleaseRefused(text("release.refused.escaping", paths=", ".join(escaping)))
     return chosen
 
 

@@ -16,6 +16,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from fnmatch import fnmatchcase
 
+from grader.i18n import text
+
 # Committed files copied unchanged. "folder/" takes every file below it; "folder/*.ext" the
 # matching files directly in that folder; anything else is one file.
 COPIED: tuple[str, ...] = (
@@ -72,9 +74,6 @@ def learner_files(committed: Iterable[str]) -> dict[str, str]:
     unmatched = [entry for entry in COPIED if not any(matches(entry, p) for p in committed)]
     missing = [source for source in WRITTEN_FOR_LEARNERS.values() if source not in committed]
     if unmatched or missing:
-        raise ManifestError(
-            "the release manifest (grader/release/manifest.py) names files this commit does "
-            f"not hold: {', '.join(unmatched + missing)}; update the manifest or commit them"
-        )
+        raise ManifestError(text("release.refused.manifest", paths=", ".join(unmatched + missing)))
     files.update(WRITTEN_FOR_LEARNERS)
     return dict(sorted(files.items()))

@@ -13,6 +13,8 @@ import subprocess
 from pathlib import Path
 from typing import Any
 
+from grader.i18n import text
+
 KERNELS_AT_ONCE = 2 * (os.cpu_count() or 1)
 CELL_SECONDS = 300
 
@@ -54,13 +56,16 @@ async def execute_one(path: Path, environment: dict[str, str]) -> str | None:
         # through the notebook protocol and is reported below.
         await client.async_execute(env=environment, stderr=subprocess.DEVNULL)
     except CellExecutionError as error:
-        return f"{where(notebook, started)} raised {error.ename}: {error.evalue}"
+        cell = where(notebook, started)
+        return text("release.fail.cell_raised", cell=cell, kind=error.ename, message=error.evalue)
     except CellTimeoutError:
-        return f"{where(notebook, started)} did not finish within {CELL_SECONDS} s"
+        cell = where(notebook, started)
+        return text("release.fail.cell_timeout", cell=cell, seconds=CELL_SECONDS)
     except DeadKernelError:
-        return f"the kernel died while running {where(notebook, started)}"
+        return text("release.fail.kernel_died", cell=where(notebook, started))
     except Exception as error:  # the kernel could not start, for one
-        return f"could not be run: {type(error).__name__}: {str(error).strip()[-500:]}"
+        message = str(error).strip()[-500:]
+        return text("release.fail.not_run", kind=type(error).__name__, message=message)
     return None
 
 
@@ -68,6 +73,6 @@ def where(notebook: Any, started: list[int]) -> str:
     """The cell that ran last, as ``cell 7 (`server.start()`)``: its number as JupyterLab
     counts (from 1) and its first line."""
     if not started:
-        return "a cell"
+        return text("release.cell.unknown")
     first_line = (notebook.cells[started[-1]].source.strip().splitlines() or [""])[0]
-    return f"cell {started[-1] + 1} (`{first_line[:60]}`)"
+    return text("release.cell", number=started[-1] + 1, first_line=first_line[:60])

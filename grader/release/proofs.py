@@ -86,11 +86,13 @@ def prove_grader_on_stubs(
 def grader_exit_problem(exit_status: int, results_path: Path) -> str:
     """Why the grader's exit status or missing results file is wrong for stubs, or ``""``."""
     if exit_status == 1:
-        return "" if results_path.is_file() else "python -m grader wrote no results file (--json)"
-    why = {0: "full marks: the committed exercises/ are solved, not stubs"}.get(
-        exit_status, "the grader could not grade the stubs"
+        return "" if results_path.is_file() else text("release.fail.grader_no_results")
+    why = text(
+        "release.fail.grader_full_marks"
+        if exit_status == 0
+        else "release.fail.grader_could_not_grade"
     )
-    return f"python -m grader exited with {exit_status}, 1 expected ({why}); it ended with:"
+    return text("release.fail.grader_exit", status=exit_status, why=why)
 
 
 def unfinished_task_problems(results_path: Path) -> str:
@@ -101,16 +103,14 @@ def unfinished_task_problems(results_path: Path) -> str:
         extras = [test["extra_data"] for test in tests]
         statuses = {extra["task"]: extra["grader_status"] for extra in extras}
     except (ValueError, KeyError, TypeError) as error:
-        return f"the grader's results file does not read as expected ({error!r})"
+        return text("release.fail.results_unreadable", error=repr(error))
     if not statuses:
-        return "the grader's results file lists no task"
+        return text("release.fail.results_empty")
     wrong = [f"{task}: {got}" for task, got in statuses.items() if got != STATUS_NOT_IMPLEMENTED]
     if not wrong:
         return ""
-    return (
-        f"every task should be '{STATUS_NOT_IMPLEMENTED}' on the stubs, but "
-        f"{'; '.join(wrong)}. Learners must get the unsolved stubs: commit them in exercises/."
-    )
+    found = "; ".join(wrong)
+    return text("release.fail.stubs_solved", expected=STATUS_NOT_IMPLEMENTED, found=found)
 
 
 def prove_demo_completes(copy_dir: Path, environment: dict[str, str], scratch: Path) -> ProofResult:
@@ -124,7 +124,7 @@ def prove_demo_completes(copy_dir: Path, environment: dict[str, str], scratch: P
     except subprocess.TimeoutExpired:
         return ProofResult(name, FAILED, text("release.fail.timeout", seconds=DEMO_SECONDS))
     if done.returncode != 0:
-        detail = f"python -m sqlite_demo exited with {done.returncode}, 0 expected; it ended with:"
+        detail = text("release.fail.demo_exit", status=done.returncode)
         return ProofResult(name, FAILED, detail + tail(done.stdout + done.stderr))
     return ProofResult(name, PASSED)
 

@@ -196,3 +196,13 @@ def test_the_command_refuses_in_one_line_and_writes_nothing(capsys, tmp_path: Pa
     out = capsys.readouterr().out
     assert out == f"No release written: {inside} is inside the kit; choose a folder outside it\n"
     assert not inside.exists()
+
+
+def test_the_refusal_speaks_the_language_asked_for(capsys, tmp_path: Path) -> None:
+    inside = KIT_ROOT / "learner-copy-that-must-not-exist"
+    with using_language("zh"):
+        assert command.main([str(inside)]) == 2
+    out = capsys.readouterr().out
+    assert f"{inside} 在套件内部" in out
+    assert "choose" not in out
+    assert not inside.exists()

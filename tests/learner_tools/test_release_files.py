@@ -217,7 +217,7 @@ def test_a_hand_built_path_that_climbs_out_of_its_folder_is_refused(
     root = run("mktree", stdin="\n".join([*top, f"040000 tree {climbing}\tgrader"]) + "\n")
     commit = run("commit-tree", root, "-p", "HEAD", "-m", "climb", stdin="")
     run("reset", "-q", "--soft", commit)
-    with pytest.raises(ReleaseRefused, match=r"leave their folder: \['grader/\.\./escaped\.py'\]"):
+    with pytest.raises(ReleaseRefused, match=r"leave their folder: grader/\.\./escaped\.py$"):
         write_copy(tmp_path / "out" / "deep", kit)
     assert not (tmp_path / "out").exists()
 
