@@ -27,7 +27,6 @@ from fastapi import APIRouter, Request
 from fastapi.responses import Response
 from pydantic import BaseModel
 
-from sqlite_demo import UnknownSessionError
 from sqlite_demo.event_stream import EventToJson
 from sqlite_demo.http_errors import ApiError
 from sqlite_demo.live_stream import add_stream_route, error_response
@@ -107,8 +106,5 @@ def _add_tool_calls_route(router: APIRouter) -> None:
     )
     def get_tool_calls(session_id: str, request: Request) -> list[ToolCallOut]:
         store: SqliteEventStore = request.app.state.store
-        try:
-            store.get_session(session_id)
-        except UnknownSessionError as error:
-            raise ApiError(404, "unknown_session", str(error)) from None
+        store.get_session(session_id)  # raises UnknownSessionError: the app's 404
         return [ToolCallOut(**asdict(row)) for row in store.get_tool_calls(session_id)]

@@ -28,7 +28,6 @@ import uvicorn
 from fastapi import APIRouter, FastAPI, Header, Query, Request
 from starlette.responses import StreamingResponse
 
-from sqlite_demo import UnknownSessionError
 from sqlite_demo.event_stream import EventToJson, StreamSettings, session_event_stream
 from sqlite_demo.http_errors import ApiError
 from sqlite_demo.sse import LAST_EVENT_ID_PATTERN, MAX_EVENT_ID, parse_last_event_id
@@ -159,8 +158,9 @@ def add_stream_route(router: APIRouter, event_to_json: EventToJson) -> None:
         last_event_id: LastEventIdHeader = "",
     ) -> EventStreamResponse:
         resume_after = _resume_point(after, last_event_id)
-        store = request.app.state.store
-        await anyio.to_thread.run_sync(_require_session, store, session_id)
+        store: SqliteEventStore = request.app.state.store
+        # Raises UnknownSessionError, which the app answers with its 404.
+        await anyio.to_thread.run_sync(store.get_session, session_id)
         streams = _open_streams(request.app)
         if streams.count >= streams.settings.max_open_streams:
             message = f"{streams.count} streams are open, the limit; close one or retry later"
@@ -184,13 +184,6 @@ def _resume_point(after: int, last_event_id: str) -> int:
     except ValueError as error:
         raise ApiError(422, "invalid_request", str(error)) from None
     return after if from_header is None else from_header
-
-
-def _require_session(store: SqliteEventStore, session_id: str) -> None:
-    try:
-        store.get_session(session_id)
-    except UnknownSessionError as error:
-        raise ApiError(404, "unknown_session", str(error)) from None
 
 
 async def _counted(streams: _OpenStreams, frames: AsyncGenerator[str, None]) -> AsyncIterator[str]:
