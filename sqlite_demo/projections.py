@@ -9,10 +9,11 @@ same as one maintained append by append.
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Final
 
-from eventlog import ProjectionOutOfStepError, ReadOnlyPayload, StoredEvent
+from eventlog import ProjectionOutOfStepError, StoredEvent
 
 #: The ``messages.role`` of each event type that the messages projection keeps.
 MESSAGE_ROLES: Final = {"user_message": "user", "assistant_message": "assistant"}
@@ -82,15 +83,15 @@ def _fill_in_result(connection: sqlite3.Connection, event: StoredEvent) -> None:
         )
 
 
-def rebuild_all(connection: sqlite3.Connection) -> None:
-    """Empty both projections and refold them from every event; call it inside a transaction."""
+def rebuild_all(connection: sqlite3.Connection, events: Iterable[StoredEvent]) -> None:
+    """Empty both projections and refold them from ``events``; call it inside a transaction.
+
+    Args:
+        events: every event of the log, oldest first.
+    """
     connection.execute("DELETE FROM messages")
     connection.execute("DELETE FROM tool_calls")
-    rows = connection.execute(
-        "SELECT event_id, session_id, type, payload, created_at FROM events ORDER BY event_id"
-    )
-    for event_id, session_id, event_type, payload, created_at in rows.fetchall():
-        event = StoredEvent(event_id, session_id, event_type, ReadOnlyPayload(payload), created_at)
+    for event in events:
         write_projection(connection, event)
 
 

@@ -306,7 +306,8 @@ class SqliteEventStore:
         Readers in other processes see the old projection until the new one is committed.
         """
         with self._sql() as connection, write_transaction(connection):
-            projections.rebuild_all(connection)
+            rows = connection.execute(f"SELECT {EVENT_COLUMNS} FROM events ORDER BY event_id")
+            projections.rebuild_all(connection, map(event_from_row, rows.fetchall()))
 
     # -- plumbing -------------------------------------------------------------------------
 
