@@ -28,9 +28,10 @@ import uvicorn
 from fastapi import APIRouter, FastAPI, Header, Query, Request
 from starlette.responses import StreamingResponse
 
+from sqlite_demo.api_schema import MAX_EVENT_ID
 from sqlite_demo.event_stream import EventToJson, StreamSettings, session_event_stream
 from sqlite_demo.http_errors import ApiError
-from sqlite_demo.sse import LAST_EVENT_ID_PATTERN, MAX_EVENT_ID, parse_last_event_id
+from sqlite_demo.sse import LAST_EVENT_ID_PATTERN, parse_last_event_id
 from sqlite_demo.store import SqliteEventStore
 
 STREAM_PATH: Final = "/sessions/{session_id}/events/stream"

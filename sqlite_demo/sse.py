@@ -18,8 +18,8 @@ import json
 import re
 from typing import Any, Final
 
-#: SQLite's largest integer: no event id is larger, and Python could not compare beyond it.
-MAX_EVENT_ID: Final = 2**63 - 1
+from sqlite_demo.api_schema import MAX_EVENT_ID
+
 #: What a ``Last-Event-ID`` header may hold, as the OpenAPI schema states it: up to 19 ASCII
 #: digits, or nothing. (``int()`` would also take ``" 7"``, ``"+7"``, ``"7_0"`` and non-ASCII
 #: digits, none of which is an id we sent.)
@@ -61,7 +61,7 @@ def parse_last_event_id(header: str | None) -> int | None:
     """Return the event id a ``Last-Event-ID`` header names, or None when it names none.
 
     An empty header counts as absent: an ``EventSource`` that never received an id sends
-    none, and an empty value can mean nothing else. A number above ``MAX_EVENT_ID`` (19
+    none, and an empty value can mean nothing else. A number above the API's ``MAX_EVENT_ID`` (19
     digits can reach past it) is read as ``MAX_EVENT_ID``: both mean "after every event".
 
     Raises:

@@ -6,8 +6,8 @@ import json
 
 import pytest
 
+from sqlite_demo.api_schema import MAX_EVENT_ID
 from sqlite_demo.sse import (
-    MAX_EVENT_ID,
     comment_frame,
     event_frame,
     named_frame,
