@@ -11,7 +11,8 @@ from typing import Any, Final, Protocol
 #: The four kinds of fact a conversation is made of, in the order a turn usually produces them.
 EVENT_TYPES: Final = ("user_message", "assistant_message", "tool_call", "tool_result")
 
-_IMMUTABLE_JSON_VALUES: Final = (str, int, float, bool, type(None))
+#: The JSON values that hold nothing else: immutable, so a payload can hand them out as they are.
+JSON_SCALARS: Final = (str, int, float, bool, type(None))
 
 
 class ReadOnlyPayload(Mapping[str, Any]):
@@ -43,7 +44,7 @@ class ReadOnlyPayload(Mapping[str, Any]):
 
     def __getitem__(self, key: str) -> Any:
         value = self._items()[key]
-        if isinstance(value, _IMMUTABLE_JSON_VALUES):
+        if isinstance(value, JSON_SCALARS):
             return value
         return copy.deepcopy(value)
 

@@ -18,12 +18,11 @@ from eventlog.errors import (
     InvalidSessionIdError,
     UnknownEventTypeError,
 )
-from eventlog.events import EVENT_TYPES, EventLike, ReadOnlyPayload
+from eventlog.events import EVENT_TYPES, JSON_SCALARS, EventLike, ReadOnlyPayload
 
 #: The one JSON encoding of a payload: compact, non-ASCII kept readable, NaN refused. Made once,
 #: because json.dumps() with options builds a new encoder at every call.
 _ENCODER: Final = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), allow_nan=False)
-_SCALARS: Final = (str, int, float, bool, type(None))
 
 #: Required keys per event type, and whether each must be non-empty. All are strings.
 REQUIRED_KEYS: Final[Mapping[str, Mapping[str, bool]]] = {
@@ -122,7 +121,7 @@ def _check_json_object(value: Mapping[Any, Any], where: str) -> bool:
     for key, item in value.items():
         if not isinstance(key, str):
             raise InvalidPayloadError(f"{where} keys must be strings, got {key!r}")
-        if type(item) not in _SCALARS:
+        if type(item) not in JSON_SCALARS:
             flat = False
             _check_json_value(item, f"{where}[{key!r}]")
     return flat
