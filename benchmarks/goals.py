@@ -103,7 +103,7 @@ def _http_goals(results: Results) -> list[Row]:
     if http is None:
         return [("the HTTP goals", "not measured", "-")]
     shortest, longest = http.by_length[0], http.by_length[-1]
-    growth = paired_ratio(longest.samples, shortest.samples, (longest.turn.p50, shortest.turn.p50))
+    growth = longest.ratio_to(shortest)
     health_ms, victim_ms = http.health.p50 * 1e3, http.victim.p99 * 1e3
     return [
         (

@@ -30,7 +30,7 @@ from typing import Final, TypeVar
 
 import httpx
 
-from benchmarks.measure import median, time_once
+from benchmarks.measure import Ratio, median, paired_ratio, time_once
 from benchmarks.systems.raw_sqlite import RawSqlite
 from benchmarks.workload import chat_messages
 from sqlite_demo.agent import Agent
@@ -73,6 +73,10 @@ class LengthPoint:
     events: int
     turn: Latencies
     samples: tuple[float, ...]
+
+    def ratio_to(self, shortest: LengthPoint) -> Ratio:
+        """Return this length's turn times over ``shortest``'s, paired round by round."""
+        return paired_ratio(self.samples, shortest.samples, (self.turn.p50, shortest.turn.p50))
 
 
 @dataclass(frozen=True, slots=True)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from benchmarks.http_bench import HttpFigures, Latencies
-from benchmarks.measure import paired_ratio
 from benchmarks.tables import Table
 
 
@@ -37,8 +36,7 @@ def length_table(http: HttpFigures) -> Table:
     shortest = http.by_length[0]
     rows = []
     for point in http.by_length:
-        ratio = paired_ratio(point.samples, shortest.samples, (point.turn.p50, shortest.turn.p50))
-        rows.append((f"{point.events:,}", *_cells(point.turn), str(ratio)))
+        rows.append((f"{point.events:,}", *_cells(point.turn), str(point.ratio_to(shortest))))
     headers = ("Events in session", "Turns", "p50 (ms)", "p99 (ms)", "Range (ms)", "x shortest")
     note = (
         "One order turn at a time, round-robin across the sessions; each session was built by"
