@@ -50,16 +50,14 @@ def open_connection(
         StorageError: SQLite could not open the file or set a pragma.
     """
     _check_settings(synchronous, busy_timeout_ms, wal_autocheckpoint_pages)
+    connection = None
     try:
         with translate_sqlite_errors():
             connection = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
-    except StorageError as error:
-        raise with_its_likely_cause(error, Path(path)) from error
-    try:
-        with translate_sqlite_errors():
             _apply_pragmas(connection, synchronous, busy_timeout_ms, wal_autocheckpoint_pages)
     except BaseException as error:
-        connection.close()
+        if connection is not None:
+            connection.close()
         if isinstance(error, StorageError):
             raise with_its_likely_cause(error, Path(path)) from error
         raise
