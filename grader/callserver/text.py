@@ -75,7 +75,7 @@ def show(value: Any) -> str:
 def _show(value: Any, depth: int) -> str:
     if depth > 6:
         return "..."
-    if _looks_like_event(value):
+    if looks_like_event(value):
         return _show_event(value)
     if isinstance(value, Mapping):
         items = ", ".join(f"{_show(k, depth + 1)}: {_show(v, depth + 1)}" for k, v in value.items())
@@ -90,7 +90,8 @@ def _show(value: Any, depth: int) -> str:
     return _safe_repr(value)
 
 
-def _looks_like_event(value: Any) -> bool:
+def looks_like_event(value: Any) -> bool:
+    """Has the four attributes of an event (a value that raises when asked has not)."""
     try:
         return all(hasattr(value, name) for name in EVENT_FIELDS)
     except Exception:
