@@ -56,11 +56,12 @@ class Learner:
 
     Args:
         source: the code to grade (see :func:`grader.sandbox.workspace.resolve`).
-        isolation: ``bwrap`` or ``none``.
+        isolation: ``bwrap``, ``uid`` or ``none`` (see :mod:`grader.sandbox.backends`).
         clock: the time limits.
         limits: the child's resource limits.
         log: where whatever learner code writes to fd 1 or 2 goes (None: nowhere).
         hidden: folders the sandbox must hide (besides every site-packages).
+        readers: the read functions the current task may call (set per task by the grading).
     """
 
     source: workspace.Source
@@ -173,7 +174,8 @@ class Learner:
             raise
 
     def output(self) -> str:
-        """What learner code printed since the last call (cut to a few thousand characters)."""
+        """What learner code printed since the last call (the child keeps the first 10,000
+        characters)."""
         if self._child is None or not self._child.alive:
             return ""
         try:

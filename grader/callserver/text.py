@@ -17,7 +17,7 @@ _MAX_SHOWN = 400
 EVENT_FIELDS = ("event_id", "session_id", "type", "payload")
 
 #: What :func:`show` writes when reading a value fails; the trusted side sends the sentences
-#: in the learner's language when it starts the child (see :mod:`.server`).
+#: in the learner's language when it starts the child (see :mod:`.startup`).
 FALLBACKS = {
     "reading_raised": "<reading it raised {kind}>",
     "repr_raised": "<{kind} whose repr raised {error}>",

@@ -80,7 +80,7 @@ class Child:
 
     Args:
         workspace: the private copy of the submission and the call server.
-        isolation: ``bwrap`` or ``none`` (see :mod:`grader.sandbox.backends`).
+        isolation: ``bwrap``, ``uid`` or ``none`` (see :mod:`grader.sandbox.backends`).
         limits: resource limits for the child.
         config: extra call-server configuration (function names, fallback sentences).
         log: where the child's stderr goes (what learner code writes to fd 1 or 2).
