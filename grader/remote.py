@@ -79,10 +79,6 @@ class Learner:
     _reset_pending: bool = field(default=False, init=False)
     example_seconds: float = field(default=DEFAULT_EXAMPLE_SECONDS, init=False)
 
-    @property
-    def label(self) -> str:
-        return self.source.label
-
     def open(self) -> None:
         """Copy the submission and start its child.
 
@@ -132,17 +128,12 @@ class Learner:
         """Start the clock of a new task."""
         self._task_deadline = self._bounded(time.monotonic() + self.clock.task)
 
-    def start_example(self, seconds: float | None = None) -> float:
-        """Start the clock of a new example and forget the previous example's values.
-
-        Returns:
-            The seconds the example may take (``seconds`` or the clock's default).
-        """
-        limit = self.clock.example if seconds is None else seconds
-        self.example_seconds = limit
-        self._example_deadline = time.monotonic() + limit
+    def start_example(self, seconds: float | None = None) -> None:
+        """Start the clock of a new example (``seconds``, else the clock's default) and
+        forget the previous example's values."""
+        self.example_seconds = self.clock.example if seconds is None else seconds
+        self._example_deadline = time.monotonic() + self.example_seconds
         self._reset_pending = True
-        return limit
 
     def _bounded(self, deadline: float) -> float:
         if self.clock.overall is None:
