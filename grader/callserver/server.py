@@ -92,13 +92,6 @@ class Server:
             self.send_part(self.perform(request))
         return {"done": len(requests)}
 
-    def nested(self, requests: list[dict[str, Any]]) -> list[dict[str, Any]]:
-        self._nested += 1
-        try:
-            return [self.perform(request) for request in requests]
-        finally:
-            self._nested -= 1
-
     def decode(self, data: Any) -> Any:
         return decode(data, self.values.__getitem__)
 
@@ -161,10 +154,10 @@ class Server:
         root = self.values.get(request["ref"])
         path = request.get("path", [])
         then = request.get("then", [])
-        baseline = self.nested(then)
         steps: list[dict[str, Any]] = []
         self._nested += 1
         try:
+            baseline = [self.perform(read) for read in then]
             changes = scribble(
                 lambda: follow(root, path),
                 request["code"],
@@ -173,7 +166,7 @@ class Server:
                 announce=self.announce,
             )
             for line in changes:
-                answers = self.nested(then)
+                answers = [self.perform(read) for read in then]
                 if answers != baseline:
                     steps.append({"line": line, "then": answers})
                     break
