@@ -144,7 +144,8 @@ class Server:
         except SystemExit as error:
             return {"exit": sanitize(repr(error.code))}
         except Exception as error:
-            return {"raised": {**describe(error, self.root), "value_error": _is_value_error(error)}}
+            value_error = isinstance(error, ValueError)
+            return {"raised": {**describe(error, self.root), "value_error": value_error}}
         except BaseException as error:
             return {"control": type(error).__name__}
 
@@ -182,7 +183,3 @@ def _capped(answer: dict[str, Any]) -> bytes:
     if len(line) <= MAX_ANSWER:
         return line
     return json.dumps({"id": answer.get("id"), "too_large": len(line)}).encode()
-
-
-def _is_value_error(error: Exception) -> bool:
-    return isinstance(error, ValueError)
