@@ -9,7 +9,7 @@ failure with the call it was making. :class:`grader.harness.Trial` adds the cont
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any, NoReturn, TypeVar
 
@@ -143,20 +143,6 @@ class Asker:
             self.fail(sentence, call, [text], messages.STATUS_ERROR)
         self.fail(sentence, call, [messages.CHILD_BROKE], messages.STATUS_ERROR)
 
-    def attempt(
-        self,
-        sentence: str,
-        function: str,
-        code: str,
-        args: Sequence[Any],
-        kwargs: dict[str, Any] | None = None,
-        keep: str | list[str] | None = None,
-        view: str = "none",
-    ) -> dict[str, Any] | Raised:
-        """Call a learner function; return the answer or a :class:`Raised` (never raises it)."""
-        request = call_request(function, code, args, kwargs, keep, view)
-        return self.interpret(sentence, function, code, self.ask(sentence, code, request))
-
     def interpret(
         self, sentence: str, function: str, code: str, answer: Any
     ) -> dict[str, Any] | Raised:
@@ -179,8 +165,17 @@ class Asker:
         return answer
 
     def call(self, sentence: str, function: str, code: str, *args: Any, **options: Any) -> Any:
-        """Call a learner function; any exception it raises breaks ``sentence``."""
-        result = self.attempt(sentence, function, code, args, **options)
+        """Call a learner function; any exception it raises breaks ``sentence``.
+
+        ``options`` are :func:`grader.transcript.call_request`'s ``kwargs``, ``keep`` and
+        ``view``.
+        """
+        request = call_request(function, code, args, **options)
+        return self.returned(sentence, function, code, self.ask(sentence, code, request))
+
+    def returned(self, sentence: str, function: str, code: str, answer: Any) -> dict[str, Any]:
+        """What a call's answer says it returned; anything it raised breaks ``sentence``."""
+        result = self.interpret(sentence, function, code, answer)
         if isinstance(result, Raised):
             self.fail(sentence, code, [result.describe()])
         return result
@@ -195,10 +190,7 @@ class Asker:
     def read_answer(self, sentence: str, function: str, code: str, answer: Any, kind: str) -> Any:
         """The value a read function answered, observed as ``kind``; anything it raised, or
         an answer that is not what the contract promises, breaks ``sentence``."""
-        result = self.interpret(sentence, function, code, answer)
-        if isinstance(result, Raised):
-            self.fail(sentence, code, [result.describe()])
-        return self.read(sentence, code, result, kind)
+        return self.read(sentence, code, self.returned(sentence, function, code, answer), kind)
 
     def read(self, sentence: str, code: str, answer: dict[str, Any], kind: str) -> Any:
         """The value of an answer observed as ``kind``; an unreadable one breaks the

@@ -34,7 +34,7 @@ from grader.transcript import (
 )
 from grader.views import EventView, unreadable, value_of
 
-__all__ = ["EventVar", "LogVar", "Raised", "Trial", "call_request", "events_code"]
+__all__ = ["EventVar", "LogVar", "Raised", "Trial"]
 #: The line a transcript needs to build each kind of payload that is not a dict.
 WRAPPER_IMPORTS = {
     "proxy": "from types import MappingProxyType",

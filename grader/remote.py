@@ -56,11 +56,12 @@ class Learner:
 
     Args:
         source: the code to grade (see :func:`grader.sandbox.workspace.resolve`).
-        isolation: ``bwrap`` or ``none``.
+        isolation: ``bwrap``, ``uid`` or ``none`` (see :mod:`grader.sandbox.backends`).
         clock: the time limits.
         limits: the child's resource limits.
         log: where whatever learner code writes to fd 1 or 2 goes (None: nowhere).
         hidden: folders the sandbox must hide (besides every site-packages).
+        readers: the read functions the current task may call (set per task by the grading).
     """
 
     source: workspace.Source
@@ -77,10 +78,6 @@ class Learner:
     _task_deadline: float = field(default=0.0, init=False)
     _reset_pending: bool = field(default=False, init=False)
     example_seconds: float = field(default=DEFAULT_EXAMPLE_SECONDS, init=False)
-
-    @property
-    def label(self) -> str:
-        return self.source.label
 
     def open(self) -> None:
         """Copy the submission and start its child.
@@ -131,17 +128,12 @@ class Learner:
         """Start the clock of a new task."""
         self._task_deadline = self._bounded(time.monotonic() + self.clock.task)
 
-    def start_example(self, seconds: float | None = None) -> float:
-        """Start the clock of a new example and forget the previous example's values.
-
-        Returns:
-            The seconds the example may take (``seconds`` or the clock's default).
-        """
-        limit = self.clock.example if seconds is None else seconds
-        self.example_seconds = limit
-        self._example_deadline = time.monotonic() + limit
+    def start_example(self, seconds: float | None = None) -> None:
+        """Start the clock of a new example (``seconds``, else the clock's default) and
+        forget the previous example's values."""
+        self.example_seconds = self.clock.example if seconds is None else seconds
+        self._example_deadline = time.monotonic() + self.example_seconds
         self._reset_pending = True
-        return limit
 
     def _bounded(self, deadline: float) -> float:
         if self.clock.overall is None:
@@ -173,7 +165,8 @@ class Learner:
             raise
 
     def output(self) -> str:
-        """What learner code printed since the last call (cut to a few thousand characters)."""
+        """What learner code printed since the last call (the child keeps the first 10,000
+        characters)."""
         if self._child is None or not self._child.alive:
             return ""
         try:

@@ -55,7 +55,8 @@ def run(
         tasks: the tasks to grade, in order.
         time_limit: seconds one example may take.
         task_time_limit: seconds one task may take in all.
-        isolation: ``auto`` (bubblewrap when it works), ``bwrap`` or ``none``.
+        isolation: ``auto`` (see :func:`grader.sandbox.backends.choose`), ``bwrap``, ``uid``
+            or ``none``.
         limits: the child's resource limits.
         overall_seconds: seconds the whole grading may take (batches set it).
         log: where the child's stray output goes.

@@ -12,7 +12,7 @@ from typing import Any
 
 from grader import messages
 from grader.callserver.codec import decode
-from grader.callserver.text import listing, literal
+from grader.callserver.text import EVENT_FIELDS, listing, literal
 
 
 class Malformed(Exception):
@@ -29,13 +29,8 @@ class EventView:
     payload: Any
 
     def __str__(self) -> str:
-        fields = (self.event_id, self.session_id, self.type, self.payload)
-        names = ("event_id", "session_id", "type", "payload")
-        return (
-            "Event("
-            + ", ".join(f"{n}={literal(v)}" for n, v in zip(names, fields, strict=True))
-            + ")"
-        )
+        shown = ", ".join(f"{name}={literal(getattr(self, name))}" for name in EVENT_FIELDS)
+        return f"Event({shown})"
 
 
 def event_view(observed: Any) -> EventView:

@@ -72,13 +72,15 @@ class ReadOnlyMapping(Mapping[str, Any]):
         return f"ReadOnlyMapping({self._items!r})"
 
 
-def _float(value: float) -> Any:
+def encode_float(value: float) -> Any:
+    """A float as JSON holds it, or a ``$float`` tag for ``nan`` and the infinities."""
     if math.isfinite(value):
         return value
     return {"$float": "nan" if math.isnan(value) else ("inf" if value > 0 else "-inf")}
 
 
-def _plain_dict(pairs: list[tuple[Any, Any]]) -> Any:
+def encode_pairs(pairs: list[tuple[Any, Any]]) -> Any:
+    """Encoded (key, value) pairs as a JSON object, or a ``$dict`` tag when it cannot be one."""
     keys = [key for key, _ in pairs]
     if all(type(key) is str for key in keys) and not (len(keys) == 1 and keys[0][:1] == "$"):
         return dict(pairs)
@@ -90,7 +92,7 @@ def encode_argument(value: Any) -> Any:
     if value is None or isinstance(value, bool | int | str):
         return value
     if isinstance(value, float):
-        return _float(value)
+        return encode_float(value)
     if isinstance(value, Ref):
         return {"$ref": value.name}
     if isinstance(value, bytes):
@@ -104,7 +106,7 @@ def encode_argument(value: Any) -> Any:
     if isinstance(value, Mapping) and type(value) is not dict:
         return {"$proxy": encode_argument(dict(value))}
     if isinstance(value, dict):
-        return _plain_dict([(encode_argument(k), encode_argument(v)) for k, v in value.items()])
+        return encode_pairs([(encode_argument(k), encode_argument(v)) for k, v in value.items()])
     raise TypeError(f"cannot send a {type(value).__name__} to the learner's process")
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from .codec import MAX_DEPTH, _float, _plain_dict
+from .codec import MAX_DEPTH, encode_float, encode_pairs
 from .text import EVENT_FIELDS, sanitize, show
 
 
@@ -49,14 +49,14 @@ def observe(value: Any, depth: int = 0) -> Any:
     if isinstance(value, str):
         return str(value)
     if isinstance(value, float):
-        return _float(float(value))
+        return encode_float(float(value))
     if isinstance(value, bytes):
         return {"$bytes": bytes(value).hex()}
     if kind is dict or isinstance(value, Mapping) or is_mapping_like(value):
         # keys(), not iteration: a mapping-like class of a learner's may iterate differently.
         keys = value.keys()
         pairs = [(observe(key, depth + 1), observe(value[key], depth + 1)) for key in keys]
-        return _plain_dict(pairs)
+        return encode_pairs(pairs)
     if isinstance(value, list | tuple):
         return [observe(item, depth + 1) for item in value]
     return {"$opaque": [kind.__name__, sanitize(_repr(value))]}

@@ -15,7 +15,7 @@ import copy
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
-from .text import EVENT_FIELDS, literal
+from .text import literal, looks_like_event
 
 Change = tuple[Callable[[str], str], Callable[[Any], object]]
 Path = tuple[tuple[str, Any], ...]
@@ -90,14 +90,6 @@ def _quietly(fetch: Callable[[], Any]) -> Any:
         return fetch()
     except Exception:
         return None
-
-
-def looks_like_event(value: Any) -> bool:
-    """Has the four attributes of an event."""
-    try:
-        return all(hasattr(value, name) for name in EVENT_FIELDS)
-    except Exception:
-        return False
 
 
 def _container_paths(value: Any, path: Path) -> list[Path]:

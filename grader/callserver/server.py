@@ -92,13 +92,6 @@ class Server:
             self.send_part(self.perform(request))
         return {"done": len(requests)}
 
-    def nested(self, requests: list[dict[str, Any]]) -> list[dict[str, Any]]:
-        self._nested += 1
-        try:
-            return [self.perform(request) for request in requests]
-        finally:
-            self._nested -= 1
-
     def decode(self, data: Any) -> Any:
         return decode(data, self.values.__getitem__)
 
@@ -151,7 +144,8 @@ class Server:
         except SystemExit as error:
             return {"exit": sanitize(repr(error.code))}
         except Exception as error:
-            return {"raised": {**describe(error, self.root), "value_error": _is_value_error(error)}}
+            value_error = isinstance(error, ValueError)
+            return {"raised": {**describe(error, self.root), "value_error": value_error}}
         except BaseException as error:
             return {"control": type(error).__name__}
 
@@ -161,10 +155,10 @@ class Server:
         root = self.values.get(request["ref"])
         path = request.get("path", [])
         then = request.get("then", [])
-        baseline = self.nested(then)
         steps: list[dict[str, Any]] = []
         self._nested += 1
         try:
+            baseline = [self.perform(read) for read in then]
             changes = scribble(
                 lambda: follow(root, path),
                 request["code"],
@@ -173,7 +167,7 @@ class Server:
                 announce=self.announce,
             )
             for line in changes:
-                answers = self.nested(then)
+                answers = [self.perform(read) for read in then]
                 if answers != baseline:
                     steps.append({"line": line, "then": answers})
                     break
@@ -189,7 +183,3 @@ def _capped(answer: dict[str, Any]) -> bytes:
     if len(line) <= MAX_ANSWER:
         return line
     return json.dumps({"id": answer.get("id"), "too_large": len(line)}).encode()
-
-
-def _is_value_error(error: Exception) -> bool:
-    return isinstance(error, ValueError)

@@ -58,9 +58,12 @@ def take_channel() -> tuple[Any, Callable[[bytes], object]]:
     return reader, write
 
 
-def main(config_text: str | None = None) -> None:
-    """Start: limits, channel, the submission; then answer requests until stdin closes."""
-    config = json.loads(config_text if config_text is not None else sys.argv[1])
+def main(config_text: str) -> None:
+    """Start: limits, channel, the submission; then answer requests until stdin closes.
+
+    ``config_text`` is the JSON configuration the trusted side put on the command line.
+    """
+    config = json.loads(config_text)
     reader, write = take_channel()
     text.FALLBACKS.update(config.get("fallbacks", {}))
     set_limits(config)

@@ -17,7 +17,7 @@ _MAX_SHOWN = 400
 EVENT_FIELDS = ("event_id", "session_id", "type", "payload")
 
 #: What :func:`show` writes when reading a value fails; the trusted side sends the sentences
-#: in the learner's language when it starts the child (see :mod:`.server`).
+#: in the learner's language when it starts the child (see :mod:`.startup`).
 FALLBACKS = {
     "reading_raised": "<reading it raised {kind}>",
     "repr_raised": "<{kind} whose repr raised {error}>",
@@ -75,7 +75,7 @@ def show(value: Any) -> str:
 def _show(value: Any, depth: int) -> str:
     if depth > 6:
         return "..."
-    if _looks_like_event(value):
+    if looks_like_event(value):
         return _show_event(value)
     if isinstance(value, Mapping):
         items = ", ".join(f"{_show(k, depth + 1)}: {_show(v, depth + 1)}" for k, v in value.items())
@@ -90,7 +90,8 @@ def _show(value: Any, depth: int) -> str:
     return _safe_repr(value)
 
 
-def _looks_like_event(value: Any) -> bool:
+def looks_like_event(value: Any) -> bool:
+    """Has the four attributes of an event (a value that raises when asked has not)."""
     try:
         return all(hasattr(value, name) for name in EVENT_FIELDS)
     except Exception:

@@ -41,10 +41,7 @@ import sys
 import sysconfig
 from pathlib import Path
 
-from grader.sandbox.workspace import RUNTIME_PACKAGE, Workspace
-
-#: The kit itself (the folder holding ``grader``, and ``solutions`` where it exists).
-KIT_ROOT = Path(__file__).resolve().parents[2]
+from grader.sandbox.workspace import KIT_ROOT, RUNTIME_PACKAGE, Workspace
 
 BWRAP = "bwrap"
 UID = "uid"

@@ -80,7 +80,7 @@ class Child:
 
     Args:
         workspace: the private copy of the submission and the call server.
-        isolation: ``bwrap`` or ``none`` (see :mod:`grader.sandbox.backends`).
+        isolation: ``bwrap``, ``uid`` or ``none`` (see :mod:`grader.sandbox.backends`).
         limits: resource limits for the child.
         config: extra call-server configuration (function names, fallback sentences).
         log: where the child's stderr goes (what learner code writes to fd 1 or 2).
@@ -111,16 +111,17 @@ class Child:
         """
         self.stop()
         self._uid = backends.child_uid(self.isolation)
+        root = backends.child_root(self.isolation, self.workspace)
         config = {
             **self.config,
             **self.limits.config(),
-            "root": backends.child_root(self.isolation, self.workspace),
+            "root": root,
             "uid": self._uid,
         }
         if self.isolation == backends.NONE:
             # Without a uid of its own, a process cap would count all of this user's processes.
             config["processes"] = None
-        config.update(self._target_config())
+        config.update(self._target_config(root))
         if self._uid is not None and self.isolation == backends.UID:
             self.workspace.open_to(self._uid)
         argv = [*backends.command(self.isolation, self.workspace, self.hidden), json.dumps(config)]
@@ -139,8 +140,8 @@ class Child:
         self._received = 0
         return self._read(deadline, None)
 
-    def _target_config(self) -> dict[str, Any]:
-        source, root = self.workspace.source, backends.child_root(self.isolation, self.workspace)
+    def _target_config(self, root: str) -> dict[str, Any]:
+        source = self.workspace.source
         if source.module is None:
             return {"module": None, "file": f"{root}/{source.path.name}"}
         return {"module": source.module, "file": None}

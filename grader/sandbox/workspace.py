@@ -32,7 +32,9 @@ from grader import messages
 #: The modules of ``exercises/``; a folder holding them is graded as that package.
 EXERCISE_MODULES = ("event_log.py", "sessions.py", "replay.py")
 EXERCISES = "exercises"
-EXERCISES_INIT = Path(__file__).resolve().parents[2] / "exercises" / "__init__.py"
+#: The kit itself (the folder holding ``grader``, and ``solutions`` where it exists).
+KIT_ROOT = Path(__file__).resolve().parents[2]
+EXERCISES_INIT = KIT_ROOT / "exercises" / "__init__.py"
 CALLSERVER = Path(__file__).resolve().parents[1] / "callserver"
 RUNTIME_PACKAGE = "grader_callserver"
 #: A submission bigger than this is refused before anything is copied.

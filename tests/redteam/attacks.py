@@ -42,7 +42,7 @@ def attacks(submissions: Path, out: Path, port: int) -> dict[str, str]:
     victim = submissions / "victim.py"
     return {
         # Importing the answers: the kit's reference, or the grader's own oracle.
-        "imports_solutions.py": CORRECT_TAIL("from solutions import *  # noqa\n"),
+        "imports_solutions.py": CORRECT + "\nfrom solutions import *  # noqa\n",
         "imports_the_oracle.py": "from grader.oracle import ModelLog\n" + STUBS,
         "execs_the_solutions_source.py": (
             f"for name in ('event_log', 'sessions', 'replay'):\n"
@@ -74,10 +74,6 @@ def attacks(submissions: Path, out: Path, port: int) -> dict[str, str]:
         "answers_a_hundred_megabytes.py": CORRECT + HUGE_ANSWERS,
         "calls_home.py": CALLS_HOME.format(port=port) + STUBS,
     }
-
-
-def CORRECT_TAIL(line: str) -> str:
-    return CORRECT + "\n" + line
 
 
 PATCHES_THE_GRADER = """

@@ -31,13 +31,6 @@ HOSTILE = {
     "answers_for_another_request": 'out.write(b\'{"id": 7, "value": []}\\n\')\n',
     "not_json": 'out.write(b\'{"id": 1, "value": [}\\n\')\n',
 }
-EXPECTED_KIND = {
-    "nested_too_deep_to_parse": "broken",
-    "parts_without_end": "broken",
-    "one_line_that_never_ends": "broken",
-    "answers_for_another_request": "broken",
-    "not_json": "broken",
-}
 
 
 def hostile_child(tmp_path: Path, body: str) -> Child:
@@ -62,7 +55,7 @@ def test_an_abusive_answer_ends_the_request_within_its_deadline_and_its_caps(
     started = time.monotonic()
     with pytest.raises(ChildFailure) as failure:
         child.request({"op": "batch", "requests": [{"op": "reset"}]}, time.monotonic() + 5)
-    assert failure.value.kind == EXPECTED_KIND[abuse]
+    assert failure.value.kind == "broken"
     assert time.monotonic() - started < 5
     assert len(child._buffer) <= MAX_ANSWER_BYTES + 2**16
     assert not child.alive
