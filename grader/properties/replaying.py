@@ -7,6 +7,7 @@ from typing import Any
 from hypothesis import strategies as st
 
 from grader import messages
+from grader.callserver.codec import Ref
 from grader.callserver.text import literal
 from grader.harness import LogVar, Trial
 from grader.observing import Read, probe_changes
@@ -15,6 +16,7 @@ from grader.programs import Append, Style, programs
 from grader.properties import Property
 from grader.remote import Learner
 from grader.script import Script
+from grader.transcript import call_request
 
 # Tool calls drawn three times as often as in plain programs, so runs are common.
 KINDS = ("user_message", "assistant_message", "tool_call", "tool_result", "tool_call", "tool_call")
@@ -98,13 +100,7 @@ def check_fresh(learner: Learner, program: list[Append]) -> None:
 
 
 def _replay_request(log: LogVar, session: str, code: str) -> dict[str, Any]:
-    return {
-        "op": "call",
-        "fn": "replay_session",
-        "args": [{"$ref": log.name}, session],
-        "view": "list",
-        "code": code,
-    }
+    return call_request("replay_session", code, (Ref(log.name), session), view="list")
 
 
 PROPERTIES = (
