@@ -13,7 +13,7 @@ from grader.harness import LogVar, Trial
 from grader.observing import Read, probe_changes
 from grader.oracle import ModelLog, message_for, replay_events
 from grader.programs import Append, Style, programs
-from grader.properties import Property
+from grader.properties import Property, sessions_of
 from grader.remote import Learner
 from grader.script import Script
 from grader.transcript import call_request
@@ -90,8 +90,8 @@ def check_fresh(learner: Learner, program: list[Append]) -> None:
     """Changing a replay's result in place never shows up in the next replay."""
     trial = Trial(learner)
     log, _ = trial.append_all(trial.create(), program)
-    for number, session in enumerate(dict.fromkeys(append.session_id for append in program)):
-        name = f"messages{number + 1}"
+    for number, session in enumerate(sessions_of(program), start=1):
+        name = f"messages{number}"
         code, _ = trial.replay(messages.REPLAY_FRESH, log, session, keep=name)
         trial.lines.append(f"{name} = {code}")
         trial.lines.append(messages.CHANGE_REPLAY)
