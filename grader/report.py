@@ -30,7 +30,8 @@ class Report:
         max_score: the points the graded tasks are worth.
         load_status: for a load error, what kind of trouble: ``import_error``, ``timed_out``,
             ``crashed`` or ``memory_exceeded`` (batch statuses).
-        isolation: how learner code ran: ``bwrap`` or ``none`` (see :mod:`grader.sandbox`).
+        isolation: how learner code ran: ``bwrap``, ``uid`` or ``none`` (see
+            :mod:`grader.sandbox`).
     """
 
     target: str

@@ -12,9 +12,9 @@
   ``extra_data`` (the task id, the grader's own status, the broken property).
 
 Each file holds its format's keys and nothing else, so each validates against its own
-specification (see ``tests/grader/test_results_formats.py``). Both say how learner code ran:
-Gradescope in ``extra_data``, exercism (which has no place for it) in every test's message when
-there was no sandbox.
+specification (see ``tests/grader/test_cli.py``). Both say how learner code ran: Gradescope
+in ``extra_data``, exercism (which has no place for it) in every test's message when it ran
+without the bubblewrap sandbox.
 """
 
 from __future__ import annotations
