@@ -6,13 +6,14 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from grader import messages
-from grader.callserver.codec import Ref, encode_argument
+from grader.callserver.codec import Ref
 from grader.contract import FUNCTION_NAMES, READERS
 from grader.failures import Failure
 from grader.properties import run_property
 from grader.remote import Learner, TaskOverrun
 from grader.sandbox.child import ChildFailure
 from grader.tasks import OWNER, Task
+from grader.transcript import call_request
 
 
 @dataclass(frozen=True)
@@ -119,14 +120,8 @@ def _simplest_call(learner: Learner, name: str, log: Ref | None) -> dict[str, An
     elif name == "append_event":
         args = [log, "a", "user_message", {"content": "hi"}]
         keep = [_BUILDERS[name], "probe_event"]
-    request = {
-        "op": "call",
-        "fn": name,
-        "args": [encode_argument(arg) for arg in args],
-        "keep": keep,
-        "view": "pair" if name == "append_event" else "none",
-    }
+    view = "pair" if name == "append_event" else "none"
     try:
-        return learner.ask(request)
+        return learner.ask(call_request(name, name, args, keep=keep, view=view))
     except (ChildFailure, TaskOverrun):
         return {}  # it hangs or crashes: it is written; the properties will say what is wrong

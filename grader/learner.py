@@ -14,7 +14,7 @@ from pathlib import Path
 from grader import messages
 from grader.grading import TaskResult
 from grader.i18n import text
-from grader.report import Report, report_lines
+from grader.report import Report
 from grader.watch import first_unfinished
 
 HINT_STATE_FILE = ".grader-hints.json"
@@ -84,5 +84,5 @@ def check(task: str, target: str = "exercises") -> bool:
     from grader import grade
 
     report = grade(target, tasks=[task])
-    print("\n".join(line for line, _ in report_lines(report)))
+    print(report.text())
     return report.full_marks

@@ -9,6 +9,7 @@ from typing import TextIO
 
 from grader import messages
 from grader.grading import TaskResult
+from grader.tasks import Task
 
 _STYLES = {
     messages.STATUS_PASSED: "bold green",
@@ -30,7 +31,8 @@ class Report:
         max_score: the points the graded tasks are worth.
         load_status: for a load error, what kind of trouble: ``import_error``, ``timed_out``,
             ``crashed`` or ``memory_exceeded`` (batch statuses).
-        isolation: how learner code ran: ``bwrap`` or ``none`` (see :mod:`grader.sandbox`).
+        isolation: how learner code ran: ``bwrap``, ``uid`` or ``none`` (see
+            :mod:`grader.sandbox`).
     """
 
     target: str
@@ -85,7 +87,7 @@ def report_lines(report: Report) -> Iterator[tuple[str, str]]:
 
 def task_lines(result: TaskResult) -> Iterator[tuple[str, str]]:
     """The heading line of a task, then (unless it passed) what broke and the first hint."""
-    heading = messages.REPORT_TASK.format(number=result.number, name=result.name)
+    heading = task_heading(result)
     points = messages.REPORT_POINTS.format(earned=result.earned, possible=result.points)
     status = messages.status_label(result.status)
     line = f"{pad(heading, 52)} {pad(points, 6, right=True)}  {status}"
@@ -96,6 +98,11 @@ def task_lines(result: TaskResult) -> Iterator[tuple[str, str]]:
         if result.hint:
             yield "    " + messages.REPORT_HINT.format(hint=result.hint), "cyan"
         yield "", ""
+
+
+def task_heading(task: Task | TaskResult) -> str:
+    """How reports and results files name a task: its number and name."""
+    return messages.REPORT_TASK.format(number=task.number, name=task.name)
 
 
 def display_width(text: str) -> int:

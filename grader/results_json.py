@@ -12,9 +12,9 @@
   ``extra_data`` (the task id, the grader's own status, the broken property).
 
 Each file holds its format's keys and nothing else, so each validates against its own
-specification (see ``tests/grader/test_results_formats.py``). Both say how learner code ran:
-Gradescope in ``extra_data``, exercism (which has no place for it) in every test's message when
-there was no sandbox.
+specification (see ``tests/grader/test_cli.py``). Both say how learner code ran: Gradescope
+in ``extra_data``, exercism (which has no place for it) in every test's message when it ran
+without the bubblewrap sandbox.
 """
 
 from __future__ import annotations
@@ -26,8 +26,9 @@ from typing import Any
 from grader import messages
 from grader.grading import TaskResult
 from grader.i18n import text
-from grader.report import Report, task_lines
+from grader.report import Report, task_heading, task_lines
 from grader.sandbox import backends
+from grader.tasks import TASKS, TASKS_BY_ID, Task
 
 FORMATS = ("exercism", "gradescope")
 EXERCISM_VERSION = 3
@@ -71,7 +72,7 @@ def _exercism_test(result: TaskResult, report: Report) -> dict[str, Any]:
     if note:
         message = "\n".join(part for part in (message, note) if part)
     test: dict[str, Any] = {
-        "name": task_name(result),
+        "name": task_heading(result),
         "status": _EXERCISM_STATUS[result.status],
         "message": message,
         "test_code": test_code(result),
@@ -105,7 +106,7 @@ def _gradescope_test(result: TaskResult) -> dict[str, Any]:
         "score": result.earned,
         "max_score": result.points,
         "status": "passed" if result.status == messages.STATUS_PASSED else "failed",
-        "name": task_name(result),
+        "name": task_heading(result),
         "number": str(result.number),
         "output": feedback(result),
         "output_format": "text",
@@ -117,18 +118,16 @@ def _gradescope_test(result: TaskResult) -> dict[str, Any]:
     }
 
 
-def _all_tasks(report: Report) -> list[Any]:
-    from grader.tasks import TASKS
-
+def _all_tasks(report: Report) -> list[Task]:
     return [task for task in TASKS if report.max_score >= task.points]
 
 
-def _gradescope_unloaded(task: Any, load_error: str) -> dict[str, Any]:
+def _gradescope_unloaded(task: Task, load_error: str) -> dict[str, Any]:
     return {
         "score": 0,
         "max_score": task.points,
         "status": "failed",
-        "name": messages.REPORT_TASK.format(number=task.number, name=task.name),
+        "name": task_heading(task),
         "number": str(task.number),
         "output": load_error,
         "output_format": "text",
@@ -149,10 +148,6 @@ def isolation_note(isolation: str | None) -> str | None:
     return None
 
 
-def task_name(result: TaskResult) -> str:
-    return messages.REPORT_TASK.format(number=result.number, name=result.name)
-
-
 def feedback(result: TaskResult) -> str:
     """The task's lines of the report: heading, what broke, the hint."""
     return "\n".join(line for line, _ in task_lines(result)).strip("\n")
@@ -162,8 +157,6 @@ def test_code(result: TaskResult) -> str:
     """The calls that show the failure; for a task with none, what the task checks."""
     if result.failure is not None and result.failure.lines:
         return "\n".join(result.failure.lines)
-    from grader.tasks import TASKS_BY_ID
-
     properties = TASKS_BY_ID[result.task_id].properties
     sentences = dict.fromkeys(text(check) for prop in properties for check in prop.checks)
     return "\n".join(f"# {sentence}" for sentence in sentences)

@@ -1,9 +1,10 @@
 """``python -m grader --watch``: grade again every time an exercise file is saved.
 
 After each grading the learner sees how far they are (tasks done out of all), the next task
-that is not passing yet, and that task's first hint; ``--hint`` reveals stronger ones. The
-file watching is watchfiles' job: it groups the bursts of events an editor makes on one save
-(write, rename, chmod) into a single batch, so one save means one grading.
+that is not passing yet, and a hint: the broken property's own, else the task's first;
+``--hint`` reveals the task's stronger ones. The file watching is watchfiles' job: it groups
+the bursts of events an editor makes on one save (write, rename, chmod) into a single batch,
+so one save means one grading.
 """
 
 from __future__ import annotations

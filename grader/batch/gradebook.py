@@ -17,7 +17,6 @@ trusted reports alone. With the sandbox, no submission can write into OUT_DIR at
 from __future__ import annotations
 
 import csv
-import json
 import shutil
 from collections import Counter
 from collections.abc import Sequence
@@ -25,7 +24,7 @@ from pathlib import Path
 
 from grader.batch.rows import STATUSES, Row
 from grader.i18n import text
-from grader.results_json import results_document
+from grader.results_json import write_results
 from grader.tasks import MAX_SCORE, TASK_IDS
 
 GRADEBOOK = "gradebook.csv"
@@ -66,8 +65,7 @@ def write_reports(folder: Path, rows: Sequence[Row], form: str) -> None:
     """Write ``<id>.json`` for every row in the format ``form``."""
     folder.mkdir(parents=True, exist_ok=True)
     for row in rows:
-        document = json.dumps(results_document(row.report, form), indent=2, ensure_ascii=False)
-        (folder / f"{row.id}.json").write_text(document + "\n", encoding="utf-8")
+        write_results(row.report, folder / f"{row.id}.json", form)
 
 
 def most_failed(rows: Sequence[Row]) -> list[tuple[tuple[str, str], int]]:

@@ -20,7 +20,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from grader.batch.discovery import Submission
-from grader.batch.rows import NO_SUBMISSION, Row, row_for
+from grader.batch.rows import IMPORT_ERROR, NO_SUBMISSION, Row, row_for
 from grader.i18n import current_language, text, using_language
 from grader.remote import DEFAULT_EXAMPLE_SECONDS, DEFAULT_TASK_SECONDS
 from grader.report import Report
@@ -52,10 +52,9 @@ def grade_one(submission: Submission, settings: Settings, log: Path, language: s
     """Grade one staged submission (runs in a trusted grading process)."""
     if submission.copy is None:
         reason = submission.error or text("batch.ungraded.no_submission")
-        unloaded = Report(submission.id, (), reason, MAX_SCORE, "import_error", settings.isolation)
-        return Row(
-            submission.id, NO_SUBMISSION if submission.error is None else "import_error", unloaded
-        )
+        unloaded = Report(submission.id, (), reason, MAX_SCORE, IMPORT_ERROR, settings.isolation)
+        status = NO_SUBMISSION if submission.error is None else IMPORT_ERROR
+        return Row(submission.id, status, unloaded)
     with using_language(language):
         report = run(
             str(submission.copy),

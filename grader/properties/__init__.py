@@ -18,6 +18,7 @@ from hypothesis.errors import Unsatisfiable
 
 from grader import messages
 from grader.failures import Failure, PropertyFailure, StopProperty
+from grader.programs import Append
 from grader.remote import Learner
 
 # Determinism is a promise to learners: the same code always gets the same score and the
@@ -70,6 +71,11 @@ class Property:
     check: Callable[[Learner, Any], None]
     max_examples: int
     checks: tuple[str, ...] = ()
+
+
+def sessions_of(program: list[Append]) -> list[str]:
+    """The session ids a program appends to, in order of first use."""
+    return list(dict.fromkeys(append.session_id for append in program))
 
 
 #: After the first example that hangs or kills the learner's process, shrinking tries smaller

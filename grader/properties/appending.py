@@ -25,7 +25,7 @@ from grader.observing import (
     probe_changes,
 )
 from grader.programs import Append, Style, intents, materialise, programs
-from grader.properties import Property
+from grader.properties import Property, sessions_of
 from grader.remote import Learner
 from grader.script import Script
 from grader.views import EventView, show_views
@@ -33,11 +33,6 @@ from grader.views import EventView, show_views
 STYLE = Style(max_appends=6)
 # Changing things in place is checked after every single change, so short programs suffice.
 SHORT = Style(max_appends=3)
-
-
-def sessions_of(program: list[Append]) -> list[str]:
-    """Session ids in order of first use."""
-    return list(dict.fromkeys(append.session_id for append in program))
 
 
 def watch(trial: Trial, log: LogVar, sessions: list[str]) -> list[Read]:

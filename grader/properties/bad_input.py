@@ -84,9 +84,7 @@ def _answered(model: ModelLog, session: str) -> list[str]:
     return [c for c in model.used_call_ids(session) if model.call_state(session, c) == "answered"]
 
 
-def _valid_payload(
-    draw: st.DrawFn, event_type: str, model: ModelLog, session: str
-) -> dict[str, Any]:
+def _valid_payload(event_type: str, model: ModelLog, session: str) -> dict[str, Any]:
     if event_type == "tool_call":
         used = set(model.used_call_ids(session))
         fresh = next(f"call_{n}" for n in range(1, 99) if f"call_{n}" not in used)
@@ -108,7 +106,7 @@ def _bad_append(draw: st.DrawFn, reason: Refusal, model: ModelLog) -> tuple[Any,
     if reason is Refusal.EMPTY_VALUE:
         event_type = _pick(draw, ("tool_call", "tool_result"))
         key = _pick(draw, ("call_id", "name") if event_type == "tool_call" else ("call_id",))
-        return session, event_type, {**_valid_payload(draw, event_type, model, session), key: ""}
+        return session, event_type, {**_valid_payload(event_type, model, session), key: ""}
     return _call_id_trouble(draw, reason, model)
 
 
@@ -118,7 +116,7 @@ def _broken_payload(
     event_type = _pick(draw, EVENT_TYPES)
     if reason is Refusal.PAYLOAD_NOT_MAPPING:
         return session, event_type, _pick(draw, NOT_MAPPINGS)
-    payload = _valid_payload(draw, event_type, model, session)
+    payload = _valid_payload(event_type, model, session)
     key = _pick(draw, tuple(REQUIRED_KEYS[event_type]))
     if reason is Refusal.MISSING_KEY:
         return session, event_type, {k: v for k, v in payload.items() if k != key}

@@ -9,7 +9,7 @@ from grader.callserver.codec import Ref
 from grader.harness import LogVar, Trial
 from grader.observing import Root, log_reads, probe_changes
 from grader.programs import Append, Style, programs
-from grader.properties import Property
+from grader.properties import Property, sessions_of
 from grader.remote import Learner
 from grader.transcript import call_request, events_code
 from grader.views import EventView, show_views
@@ -87,7 +87,7 @@ def check_results_are_copies(learner: Learner, program: list[Append]) -> None:
     nothing: not the log, not what the next read returns."""
     trial = Trial(learner)
     log, _ = trial.append_all(trial.create(), program)
-    sessions = list(dict.fromkeys(append.session_id for append in program))
+    sessions = sessions_of(program)
     reads = log_reads(trial, log, sessions)
     for number, session in enumerate(sessions, start=1):
         name = f"read{number}"

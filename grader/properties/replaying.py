@@ -7,14 +7,16 @@ from typing import Any
 from hypothesis import strategies as st
 
 from grader import messages
+from grader.callserver.codec import Ref
 from grader.callserver.text import literal
 from grader.harness import LogVar, Trial
 from grader.observing import Read, probe_changes
 from grader.oracle import ModelLog, message_for, replay_events
 from grader.programs import Append, Style, programs
-from grader.properties import Property
+from grader.properties import Property, sessions_of
 from grader.remote import Learner
 from grader.script import Script
+from grader.transcript import call_request
 
 # Tool calls drawn three times as often as in plain programs, so runs are common.
 KINDS = ("user_message", "assistant_message", "tool_call", "tool_result", "tool_call", "tool_call")
@@ -88,8 +90,8 @@ def check_fresh(learner: Learner, program: list[Append]) -> None:
     """Changing a replay's result in place never shows up in the next replay."""
     trial = Trial(learner)
     log, _ = trial.append_all(trial.create(), program)
-    for number, session in enumerate(dict.fromkeys(append.session_id for append in program)):
-        name = f"messages{number + 1}"
+    for number, session in enumerate(sessions_of(program), start=1):
+        name = f"messages{number}"
         code, _ = trial.replay(messages.REPLAY_FRESH, log, session, keep=name)
         trial.lines.append(f"{name} = {code}")
         trial.lines.append(messages.CHANGE_REPLAY)
@@ -98,13 +100,7 @@ def check_fresh(learner: Learner, program: list[Append]) -> None:
 
 
 def _replay_request(log: LogVar, session: str, code: str) -> dict[str, Any]:
-    return {
-        "op": "call",
-        "fn": "replay_session",
-        "args": [{"$ref": log.name}, session],
-        "view": "list",
-        "code": code,
-    }
+    return call_request("replay_session", code, (Ref(log.name), session), view="list")
 
 
 PROPERTIES = (

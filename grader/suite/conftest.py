@@ -7,8 +7,7 @@ import os
 import pytest
 
 from grader import messages
-
-TARGET_ENV = "GRADER_TARGET"
+from grader.cli import TARGET_ENV
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import pytest
 
-from grader.report import report_lines
 from grader.runner import run
 from grader.tasks import TASKS, Task
 
@@ -13,4 +12,4 @@ from grader.tasks import TASKS, Task
 def test_task_passes(target: str, task: Task) -> None:
     report = run(target, [task])
     if not report.full_marks:
-        pytest.fail("\n".join(line for line, _ in report_lines(report)), pytrace=False)
+        pytest.fail(report.text(), pytrace=False)

@@ -6,6 +6,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
+import pytest
+
 from grader import messages
 from grader.failures import Failure, PropertyFailure
 from grader.grading import TaskResult
@@ -41,15 +43,13 @@ def test_returned_and_expected_are_laid_out_the_same_way_when_either_is_long() -
     trial = Trial.__new__(Trial)
     trial.lines = []
     short, long = ["1"], [f"item{index}" for index in range(30)]
-    try:
+    with pytest.raises(PropertyFailure) as found:
         trial.fail_mismatch("sentence", "call()", short, long)
-    except PropertyFailure as found:
-        returned, expected = found.failure.outcome
+    returned, expected = found.value.failure.outcome
     assert returned.count("\n") == 2 and expected.count("\n") == 31
-    try:
+    with pytest.raises(PropertyFailure) as found:
         trial.fail_mismatch("sentence", "call()", short, ["2"])
-    except PropertyFailure as found:
-        assert [line.count("\n") for line in found.failure.outcome] == [0, 0]
+    assert [line.count("\n") for line in found.value.failure.outcome] == [0, 0]
 
 
 def stubs(source: str, names: tuple[str, ...]) -> str:
