@@ -33,6 +33,8 @@ class Report:
             ``crashed`` or ``memory_exceeded`` (batch statuses).
         isolation: how learner code ran: ``bwrap``, ``uid`` or ``none`` (see
             :mod:`grader.sandbox`).
+        tasks: the tasks that were asked for, so that a target that did not load can still
+            be reported task by task.
     """
 
     target: str
@@ -41,6 +43,7 @@ class Report:
     max_score: int = 0
     load_status: str | None = None
     isolation: str | None = None
+    tasks: tuple[Task, ...] = ()
 
     @property
     def score(self) -> int:

@@ -28,7 +28,7 @@ from grader.grading import TaskResult
 from grader.i18n import text
 from grader.report import Report, task_heading, task_lines
 from grader.sandbox import backends
-from grader.tasks import TASKS, TASKS_BY_ID, Task
+from grader.tasks import TASKS_BY_ID, Task
 
 FORMATS = ("exercism", "gradescope")
 EXERCISM_VERSION = 3
@@ -91,7 +91,7 @@ def gradescope_document(report: Report) -> dict[str, Any]:
         output += "\n\n" + note
     tests = [_gradescope_test(result) for result in report.results]
     if report.load_error is not None:
-        tests = [_gradescope_unloaded(task, report.load_error) for task in _all_tasks(report)]
+        tests = [_gradescope_unloaded(task, report.load_error) for task in report.tasks]
     return {
         "score": report.score,
         "output": output,
@@ -116,10 +116,6 @@ def _gradescope_test(result: TaskResult) -> dict[str, Any]:
             "broken_property": None if result.failure is None else result.failure.sentence,
         },
     }
-
-
-def _all_tasks(report: Report) -> list[Task]:
-    return [task for task in TASKS if report.max_score >= task.points]
 
 
 def _gradescope_unloaded(task: Task, load_error: str) -> dict[str, Any]:

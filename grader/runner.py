@@ -65,28 +65,31 @@ def run(
         load_seconds: seconds the import of the submission may take (default: the start of
             an interpreter plus ``time_limit``).
     """
-    chosen = backends.choose(isolation)
-    max_score = sum(task.points for task in tasks)
-    name = label or spec
+    chosen, asked, name = backends.choose(isolation), tuple(tasks), label or spec
+    max_score = sum(task.points for task in asked)
+
+    def unloaded(error: str, status: str) -> Report:
+        return Report(name, (), error, max_score, status, chosen, asked)
+
     try:
         source = dataclasses.replace(workspace.resolve(spec), label=name)
     except workspace.TargetError as error:
-        return Report(name, (), str(error), max_score, "import_error", chosen)
+        return unloaded(str(error), "import_error")
     # Importing gets the time of one example, plus the start of a fresh interpreter.
     load = STARTUP_SECONDS + time_limit if load_seconds is None else load_seconds
     clock = Clock(time_limit, task_time_limit, overall_seconds, load)
     learner = Learner(source, chosen, clock, limits or Limits(), log, hidden)
     try:
         learner.open()
-        results = _grade_tasks(tasks, learner)
+        results = _grade_tasks(asked, learner)
     except workspace.TargetError as error:
-        return Report(name, (), str(error), max_score, "import_error", chosen)
+        return unloaded(str(error), "import_error")
     except LoadFailure as failure:
         heading = messages.LOAD_HEADING.format(target=name)
-        return Report(name, (), f"{heading}\n{failure}", max_score, failure.kind, chosen)
+        return unloaded(f"{heading}\n{failure}", failure.kind)
     finally:
         learner.close()
-    return Report(name, tuple(results), None, max_score, None, chosen)
+    return Report(name, tuple(results), None, max_score, None, chosen, asked)
 
 
 def _grade_tasks(tasks: Sequence[Task], learner: Learner) -> list[TaskResult]:

@@ -52,7 +52,8 @@ def grade_one(submission: Submission, settings: Settings, log: Path, language: s
     """Grade one staged submission (runs in a trusted grading process)."""
     if submission.copy is None:
         reason = submission.error or text("batch.ungraded.no_submission")
-        unloaded = Report(submission.id, (), reason, MAX_SCORE, IMPORT_ERROR, settings.isolation)
+        isolation = settings.isolation
+        unloaded = Report(submission.id, (), reason, MAX_SCORE, IMPORT_ERROR, isolation, TASKS)
         status = NO_SUBMISSION if submission.error is None else IMPORT_ERROR
         return Row(submission.id, status, unloaded)
     with using_language(language):

@@ -10,6 +10,7 @@ from typing import Any
 import jsonschema
 import pytest
 
+from grader.tasks import TASKS
 from tests.grader.conftest import CORPUS, run_grader
 from tests.implementations.corpus import write_mutant
 from tests.implementations.mutants import MUTANTS
@@ -137,6 +138,18 @@ def test_a_target_that_cannot_load_writes_an_error_results_file(
     assert "SyntaxError" in text
     if form == "gradescope":
         assert (document["score"], len(document["tests"])) == (0, 5)
+
+
+@pytest.mark.parametrize(("task", "expected"), [("3", [("list_sessions", 20)]), ("all", None)])
+def test_a_target_that_cannot_load_lists_the_tasks_asked_for_at_their_worth(
+    task: str, expected: list[tuple[str, int]] | None, write_target, tmp_path: Path
+) -> None:
+    path = write_target("broken.py", "def (\n")
+    out = tmp_path / "results.json"
+    chosen = [] if task == "all" else ["--task", task]
+    run_grader("--target", str(path), *chosen, "--json", str(out), "--format", "gradescope")
+    listed = [(t["extra_data"]["task"], t["max_score"]) for t in results(out)["tests"]]
+    assert listed == (expected or [(t.task_id, t.points) for t in TASKS])
 
 
 def test_two_runs_on_the_same_target_write_identical_results(tmp_path: Path) -> None:
