@@ -33,8 +33,8 @@ class Report:
             ``crashed`` or ``memory_exceeded`` (batch statuses).
         isolation: how learner code ran: ``bwrap``, ``uid`` or ``none`` (see
             :mod:`grader.sandbox`).
-        tasks: the tasks that were asked for, so that a target that did not load can still
-            be reported task by task.
+        task_ids: the ids of the tasks asked for, so that a target that did not load can
+            still be reported task by task (ids, not tasks: a report crosses processes).
     """
 
     target: str
@@ -43,7 +43,7 @@ class Report:
     max_score: int = 0
     load_status: str | None = None
     isolation: str | None = None
-    tasks: tuple[Task, ...] = ()
+    task_ids: tuple[str, ...] = ()
 
     @property
     def score(self) -> int:

@@ -91,7 +91,8 @@ def gradescope_document(report: Report) -> dict[str, Any]:
         output += "\n\n" + note
     tests = [_gradescope_test(result) for result in report.results]
     if report.load_error is not None:
-        tests = [_gradescope_unloaded(task, report.load_error) for task in report.tasks]
+        asked = [TASKS_BY_ID[task_id] for task_id in report.task_ids]
+        tests = [_gradescope_unloaded(task, report.load_error) for task in asked]
     return {
         "score": report.score,
         "output": output,

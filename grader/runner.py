@@ -66,10 +66,10 @@ def run(
             an interpreter plus ``time_limit``).
     """
     chosen, asked, name = backends.choose(isolation), tuple(tasks), label or spec
-    max_score = sum(task.points for task in asked)
+    max_score, ids = sum(task.points for task in asked), tuple(task.task_id for task in asked)
 
     def unloaded(error: str, status: str) -> Report:
-        return Report(name, (), error, max_score, status, chosen, asked)
+        return Report(name, (), error, max_score, status, chosen, ids)
 
     try:
         source = dataclasses.replace(workspace.resolve(spec), label=name)
@@ -89,7 +89,7 @@ def run(
         return unloaded(f"{heading}\n{failure}", failure.kind)
     finally:
         learner.close()
-    return Report(name, tuple(results), None, max_score, None, chosen, asked)
+    return Report(name, tuple(results), None, max_score, None, chosen, ids)
 
 
 def _grade_tasks(tasks: Sequence[Task], learner: Learner) -> list[TaskResult]:

@@ -26,7 +26,7 @@ from grader.remote import DEFAULT_EXAMPLE_SECONDS, DEFAULT_TASK_SECONDS
 from grader.report import Report
 from grader.runner import run
 from grader.sandbox.child import Limits
-from grader.tasks import MAX_SCORE, TASKS
+from grader.tasks import MAX_SCORE, TASK_IDS, TASKS
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,7 +53,7 @@ def grade_one(submission: Submission, settings: Settings, log: Path, language: s
     if submission.copy is None:
         reason = submission.error or text("batch.ungraded.no_submission")
         isolation = settings.isolation
-        unloaded = Report(submission.id, (), reason, MAX_SCORE, IMPORT_ERROR, isolation, TASKS)
+        unloaded = Report(submission.id, (), reason, MAX_SCORE, IMPORT_ERROR, isolation, TASK_IDS)
         status = NO_SUBMISSION if submission.error is None else IMPORT_ERROR
         return Row(submission.id, status, unloaded)
     with using_language(language):
