@@ -23,6 +23,7 @@ PASSED = "passed"
 FAILED = "failed"
 SKIPPED = "skipped"
 
+STANDS_ALONE_SECONDS = 60.0
 DEMO_SECONDS = 300.0
 GRADER_SECONDS = 600.0
 TAIL_LINES = 15
@@ -59,7 +60,11 @@ def tail(output: str) -> str:
 def prove_copy_stands_alone(copy_dir: Path, environment: dict[str, str]) -> ProofResult:
     """Check that ``solutions`` is missing in the copy and the kit's packages come from it."""
     name = "release.proof.stands_alone"
-    done = run_python(["-c", STANDS_ALONE_CHECK, str(copy_dir)], environment, copy_dir, 60)
+    command = ["-c", STANDS_ALONE_CHECK, str(copy_dir)]
+    try:
+        done = run_python(command, environment, copy_dir, STANDS_ALONE_SECONDS)
+    except subprocess.TimeoutExpired:
+        return ProofResult(name, FAILED, text("release.fail.timeout", seconds=STANDS_ALONE_SECONDS))
     problems = (done.stdout + done.stderr).strip()
     return ProofResult(name, FAILED, problems) if problems else ProofResult(name, PASSED)
 

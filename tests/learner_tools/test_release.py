@@ -4,6 +4,7 @@ from bad and says why it failed, and the command refuses with one clear line."""
 from __future__ import annotations
 
 import json
+import subprocess
 import tempfile
 from pathlib import Path
 
@@ -11,7 +12,7 @@ import nbformat
 import pytest
 
 from grader.i18n import using_language
-from grader.release import command, notebook_runs, prove_release
+from grader.release import command, notebook_runs, proofs, prove_release
 from grader.release.committed import head_commit
 from grader.release.files import KIT_ROOT, write_commit
 from grader.release.isolation import copy_only_environment
@@ -90,6 +91,18 @@ def test_a_copy_without_the_demo_package_does_not_stand_alone(tmp_path, environm
     proof = prove_copy_stands_alone(tmp_path, environment_for(tmp_path))
     assert proof.outcome == FAILED
     assert "sqlite_demo is not imported from the copy" in proof.detail
+
+
+def test_a_stands_alone_check_that_hangs_fails_its_proof_and_says_so(
+    tmp_path, environment_for, monkeypatch
+) -> None:
+    def hangs(arguments, environment, cwd, seconds):
+        raise subprocess.TimeoutExpired(arguments, seconds)
+
+    monkeypatch.setattr(proofs, "run_python", hangs)
+    with using_language("en"):
+        proof = prove_copy_stands_alone(tmp_path, environment_for(tmp_path))
+    assert (proof.outcome, proof.detail) == (FAILED, "did not finish within 60 s")
 
 
 def test_stubs_that_are_all_unfinished_pass_the_grader_proof(tmp_path, environment_for) -> None:
