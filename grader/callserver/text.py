@@ -9,11 +9,14 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from typing import Any
 
 _ADDRESS = re.compile(r"\s+at\s+0x[0-9a-fA-F]+|0x[0-9a-fA-F]{6,}")
 _MAX_SHOWN = 400
+#: How much of a long value :func:`show` writes before cutting: well past what is shown.
+_SHOWN_BEFORE_CUT = 2 * _MAX_SHOWN
+_LONGEST_STRING_SHOWN = 65_536
 EVENT_FIELDS = ("event_id", "session_id", "type", "payload")
 
 #: What :func:`show` writes when reading a value fails; the trusted side sends the sentences
@@ -78,16 +81,36 @@ def _show(value: Any, depth: int) -> str:
     if looks_like_event(value):
         return _show_event(value)
     if isinstance(value, Mapping):
-        items = ", ".join(f"{_show(k, depth + 1)}: {_show(v, depth + 1)}" for k, v in value.items())
-        return "{" + items + "}"
+        pairs = (f"{_show(k, depth + 1)}: {_show(v, depth + 1)}" for k, v in value.items())
+        return "{" + _enough(pairs) + "}"
     if isinstance(value, list):
-        return "[" + ", ".join(_show(v, depth + 1) for v in value) + "]"
+        return "[" + _enough(_show(v, depth + 1) for v in value) + "]"
     if isinstance(value, tuple) and not hasattr(value, "_fields"):
-        inner = ", ".join(_show(v, depth + 1) for v in value)
+        inner = _enough(_show(v, depth + 1) for v in value)
         return "(" + inner + ("," if len(value) == 1 else "") + ")"
-    if isinstance(value, str | int | float | bool | bytes) or value is None:
+    if isinstance(value, str):
+        # Its literal starts like the literal of its start, and only the start is shown. (Far
+        # more than is shown, so that an address-like run sanitize removes cannot matter.)
+        return literal(value[:_LONGEST_STRING_SHOWN])
+    if isinstance(value, int | float | bool | bytes) or value is None:
         return literal(value)
     return _safe_repr(value)
+
+
+def _enough(parts: Iterator[str]) -> str:
+    """The parts joined by commas, stopping once there is more than :func:`sanitize` keeps.
+
+    Showing a 100 MB list must not cost the child seconds (time it would lose from its own
+    deadline) for text that is cut to a few hundred characters anyway. The count skips memory
+    addresses, which sanitize removes before it cuts, so what is shown is what it was.
+    """
+    taken, length = [], 0
+    for part in parts:
+        taken.append(part)
+        length += len(_ADDRESS.sub("", part)) + 2
+        if length > _SHOWN_BEFORE_CUT:
+            break
+    return ", ".join(taken)
 
 
 def looks_like_event(value: Any) -> bool:

@@ -74,6 +74,28 @@ def test_shown_values_carry_no_memory_addresses() -> None:
     assert show(object()) == show(object())
 
 
+class _Thing:
+    """An object whose repr carries a memory address, which show removes."""
+
+
+@pytest.mark.parametrize(
+    ("huge", "start"),
+    [
+        (["x" * 1000] * 100_000, ["x" * 1000] * 3),
+        (
+            [{"role": "user", "content": "x" * 10_000_000}] * 10,
+            [{"role": "user", "content": "x" * 800}],
+        ),
+        ({n: _Thing() for n in range(10_000)}, {n: _Thing() for n in range(50)}),
+        ([_Thing()] * 10_000, [_Thing()] * 50),
+    ],
+)
+def test_a_huge_value_is_shown_as_its_start_is(huge: object, start: object) -> None:
+    # show stops building text once it has more than it shows: the cut must not show.
+    assert show(huge) == show(start)
+    assert show(huge).endswith(" ...")
+
+
 def test_observations_ignore_tuples_and_read_only_mappings() -> None:
     frozen = MappingProxyType({"tags": ("x", "y"), "meta": MappingProxyType({"k": (1,)})})
     assert observe(frozen) == {"tags": ["x", "y"], "meta": {"k": [1]}}

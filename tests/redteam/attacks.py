@@ -71,7 +71,10 @@ def attacks(submissions: Path, out: Path, port: int) -> dict[str, str]:
         # Loose ends: a fork bomb, a flood of the pipe, the network.
         "fork_bomb.py": FORK_BOMB.format(marker=MARKER) + STUBS,
         "floods_the_pipe.py": FLOODS + STUBS,
+        # Beside correct code (a control: the capped answers lose only their own tasks)...
         "answers_a_hundred_megabytes.py": CORRECT + HUGE_ANSWERS,
+        # ...and as the whole submission, hoping the grader gives up or runs out of memory.
+        "answers_nothing_but_a_hundred_megabytes.py": EVERY_ANSWER_HUGE,
         "calls_home.py": CALLS_HOME.format(port=port) + STUBS,
     }
 
@@ -217,6 +220,22 @@ def replay_session(log, session_id):
     return [{"role": "user", "content": "x" * 10_000_000}] * 10
 """
 
+EVERY_ANSWER_HUGE = (
+    """
+def create_event_log():
+    return ["x" * 1000] * 100_000
+
+
+def append_event(log, session_id, event_type, payload):
+    return ["x" * 1000] * 100_000
+
+
+def get_events_for_session(log, session_id, after_event_id=0):
+    return ["x" * 1000] * 100_000
+"""
+    + HUGE_ANSWERS
+)
+
 CALLS_HOME = """
 import socket
 try:
@@ -244,5 +263,6 @@ EXPECTED: dict[str, tuple[str, int]] = {
     "fork_bomb": ("graded", 0),
     "floods_the_pipe": ("protocol_error", 0),
     "answers_a_hundred_megabytes": ("graded", 60),
+    "answers_nothing_but_a_hundred_megabytes": ("graded", 0),
     "calls_home": ("graded", 0),
 }
