@@ -190,7 +190,7 @@ def unusual_features(
         ),
         (
             "result_after_gap",
-            lambda: kind == "tool_result" and _gap_before(model, session, payload),
+            lambda: kind == "tool_result" and _gap_before(model, session),
         ),
         ("extra_keys", lambda: bool(set(payload) - {"content", "call_id", "name", "arguments"})),
         ("unusual_text", lambda: not str(payload.get("content", "")).isascii()),
@@ -215,7 +215,7 @@ def _called_elsewhere(model: ModelLog, session: str, payload: dict[str, Any]) ->
     )
 
 
-def _gap_before(model: ModelLog, session: str, payload: dict[str, Any]) -> bool:
+def _gap_before(model: ModelLog, session: str) -> bool:
     previous = model.events_for(session)[-1]
     return previous.type not in ("tool_call", "tool_result")
 
