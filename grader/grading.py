@@ -77,11 +77,15 @@ def _not_implemented(task: Task, missing: list[str]) -> Failure:
     functions = ", ".join(missing)
     plural = messages.NEEDS_IT if len(missing) == 1 else messages.NEEDS_THEM
     text = messages.NOT_IMPLEMENTED_TASK.format(functions=functions, plural=plural)
-    earlier = [name for name in missing if OWNER[name].number < task.number]
-    if earlier:
-        owner = OWNER[earlier[0]]
+    # One note per earlier task, naming the functions that task introduces.
+    earlier = sorted(
+        {OWNER[name] for name in missing if OWNER[name].number < task.number},
+        key=lambda owner: owner.number,
+    )
+    for owner in earlier:
+        written = ", ".join(name for name in missing if OWNER[name] is owner)
         text += " " + messages.WRITTEN_IN_EARLIER_TASK.format(
-            functions=", ".join(earlier), number=owner.number, name=owner.name
+            functions=written, number=owner.number, name=owner.name
         )
     return Failure(text, status=messages.STATUS_NOT_IMPLEMENTED)
 

@@ -77,3 +77,14 @@ def test_a_later_task_says_which_earlier_task_its_missing_functions_belong_to(
     finished = run_grader("--target", str(path), "--task", "3", "--lang", "en")
     assert "append_event not implemented yet" in finished.stdout
     assert "written in task 1, Appending and event ids, which comes first" in finished.stdout
+
+
+def test_each_missing_function_is_sent_to_the_task_that_introduces_it(
+    write_target: Callable[[str, str], Path],
+) -> None:
+    source = (CORPUS / "correct" / "c07_tuple_log.py").read_text(encoding="utf-8")
+    missing = ("append_event", "get_events_for_session")
+    path = write_target("two_missing.py", stubs(source, missing))
+    finished = run_grader("--target", str(path), "--task", "5", "--lang", "en")
+    assert "(append_event: written in task 1, Appending and event ids" in finished.stdout
+    assert "(get_events_for_session: written in task 2, Reading a session" in finished.stdout
