@@ -1,0 +1,49 @@
+"""The kernel: the only grader code that runs in the learner's interpreter.
+
+The trusted process never imports learner code. It asks the kernel, over a pipe, to run a
+*plan*: "create a log and keep it as log0", "append to log0 and keep the pair as log1, e1",
+"read log0 again", "change e1.payload in every way a caller could and read the log after
+each change". The kernel runs the plan against the learner's functions and answers with
+plain observations (what came back, what was raised); the trusted process compares them
+with its oracle and decides every verdict.
+
+A kernel is not a module. Its files are executed, in :data:`FILES` order, into one private
+namespace whose builtins are a private copy: nothing of it is in ``sys.modules``, no object
+the learner's code is handed belongs to it, and a learner who patches ``builtins``, ``os`` or
+``json`` patches objects the kernel no longer looks at (:mod:`.capture` took what it needs
+before any learner code ran). In a sandbox :mod:`.guard` also installs an audit hook that
+denies, and reports, the ways to reach the kernel anyway (frames, ``gc``, tracing, ``ctypes``,
+``/proc/self/mem``, threads, subprocesses), and :mod:`.serve` authenticates every message
+both ways with a key only the kernel holds. Each file uses the standard library only.
+
+The same files run in a browser's worker, with no sandbox and no guard (see
+:func:`namespace`).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+HERE = Path(__file__).resolve().parent
+#: The kernel's files, in the order they are executed into its namespace.
+FILES = ("capture", "isolated", "wire", "observe", "mutate", "calls", "plans", "guard", "serve")
+#: The files a kernel without a sandbox needs (no guard, no pipe).
+IN_PROCESS_FILES = FILES[:-2]
+
+
+def sources(files: tuple[str, ...] = FILES) -> list[tuple[str, str]]:
+    """Each kernel file as ``(name, source)``, ready to send to a child."""
+    return [
+        (f"<kernel:{name}>", (HERE / f"{name}.py").read_text(encoding="utf-8")) for name in files
+    ]
+
+
+def namespace(files: tuple[str, ...] = IN_PROCESS_FILES) -> dict[str, Any]:
+    """A kernel namespace in this interpreter, for a transport without a sandbox."""
+    import builtins
+
+    space: dict[str, Any] = {"__builtins__": dict(builtins.__dict__), "__name__": "grading_kernel"}
+    for name, text in sources(files):
+        exec(compile(text, name, "exec"), space)
+    return space

@@ -1,0 +1,64 @@
+"""What the kernel needs from the standard library, taken before any learner code runs.
+
+Learner code may patch any module (``os.write = ...``, ``json.dumps = ...``); the kernel
+keeps the function objects themselves, so such a patch changes what the learner sees, not
+what the kernel does. Everything here is implemented in C: a Python function looks its
+helpers up in its module at every call, and those a learner could patch. Where a module
+does not exist (a browser has no ``resource``), its functions are None and the kernel does
+without them.
+"""
+
+from __future__ import annotations
+
+import _json
+import marshal as _marshal
+import sys as _sys
+import types as _types
+
+try:  # absent in a browser
+    import posix as _posix
+except ImportError:  # pragma: no cover - browsers only
+    _posix = None  # type: ignore[assignment]
+
+try:
+    from _blake2 import blake2b as _blake2b
+except ImportError:  # pragma: no cover - builds without blake2
+    _blake2b = None  # type: ignore[assignment,misc]
+
+try:
+    from _operator import _compare_digest
+except ImportError:  # pragma: no cover
+    _compare_digest = None  # type: ignore[assignment]
+
+_marshal_loads = _marshal.loads
+_getframe = _sys._getframe
+_sys_modules = _sys.modules
+_MappingProxy = _types.MappingProxyType
+_CodeType = _types.CodeType
+_FunctionType = _types.FunctionType
+_str_exact = str.__str__  # a str subclass's characters, without calling its own __str__
+_int_exact = int.__int__  # likewise for int and float subclasses
+_float_exact = float.__float__
+_str_startswith = str.startswith
+_str_join = str.join
+_bytes_hex = bytes.hex
+_list_append = list.append
+_encode_string = _json.encode_basestring_ascii
+#: The C encoder behind ``json.dumps``: called on plain data only, it runs no Python code.
+_make_encoder = _json.make_encoder
+
+if _posix is not None:
+    _read = _posix.read
+    _write = _posix.write
+    _close = _posix.close
+    _getpid = _posix.getpid
+    _exit = _posix._exit
+    _kill = _posix.kill
+    _fstat = _posix.fstat
+else:  # pragma: no cover - browsers only
+    _read = _write = _close = _getpid = _exit = _kill = _fstat = None  # type: ignore[assignment]
+
+#: Set by :mod:`.serve`: where the learner's submission lives (frames below it are theirs).
+_ROOTS: list[str] = []
+#: Set by :mod:`.serve`: where the interpreter's standard library lives.
+_STDLIB: list[str] = []

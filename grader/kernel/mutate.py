@@ -1,0 +1,178 @@
+"""Changing data in place, the way a careless (or curious) caller would.
+
+Used to check that nothing a caller does to a payload mapping, an event, a returned sequence
+or a replayed message reaches into the log. Each change is a *descriptor*
+``[path, operation, argument]`` that the trusted side writes as a line of Python
+(``e1.payload["meta"][0] = "changed"``); the plan reads the log again after each change that
+did not raise, so a transcript can end with the one line that did the damage.
+
+A *path* leads from a kept value to a part of it, one step at a time: ``["i", key]`` is
+``value[key]`` and ``["a", name]`` is ``value.name``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from grader.kernel.capture import _list_append
+    from grader.kernel.observe import EVENT_FIELDS, _Counter, is_mapping, observe
+
+CHANGED = "changed"
+#: What assigning to each attribute of an event puts there (the payload: a fresh empty dict).
+NEW_FIELD_VALUES = (("event_id", 99), ("session_id", CHANGED), ("type", CHANGED), ("payload", None))
+MAX_PATH = 64
+
+#: Each operation: what it does to its target, given its argument.
+OPERATIONS: dict[str, Callable[[Any, Any], object]] = {
+    "setitem": lambda target, key: target.__setitem__(key, CHANGED),
+    "delitem": lambda target, key: target.__delitem__(key),
+    "reverse": lambda target, _: target.reverse(),
+    "append": lambda target, _: target.append(CHANGED),
+    "extend": lambda target, _: target.extend([CHANGED]),
+    "insert": lambda target, _: target.insert(0, CHANGED),
+    "pop": lambda target, _: target.pop(),
+    "clear": lambda target, _: target.clear(),
+    "update": lambda target, _: target.update({"added_too": CHANGED}),
+    "setdefault": lambda target, _: target.setdefault("set_default", CHANGED),
+    "popkey": lambda target, key: target.pop(key),
+    "popitem": lambda target, _: target.popitem(),
+    "setattr": lambda target, name: setattr(target, name, _new_field(name)),
+}
+
+
+def _new_field(name: str) -> Any:
+    for field, value in NEW_FIELD_VALUES:
+        if field == name:
+            return {} if value is None else value
+    return CHANGED
+
+
+def follow(root: Any, path: list[Any]) -> Any:
+    """The part of ``root`` that ``path`` leads to."""
+    for kind, key in path:
+        root = getattr(root, key) if kind == "a" else root[key]
+    return root
+
+
+def changes_of(
+    get_root: Callable[[], Any], modes: list[str]
+) -> Iterator[tuple[list[Any], str, Any]]:
+    """Change what ``get_root()`` holds, in place; yield each change that did not raise.
+
+    Args:
+        get_root: fetches the root again before every attempt, exactly as a line would.
+        modes: what to change: ``deep`` (every mapping and sequence inside the root,
+            innermost first), ``shallow`` (the root container itself), ``attributes``
+            (assign to the attributes of the root event, or of each event in the root
+            sequence).
+
+    Yields:
+        ``(path, operation, argument)`` with ``path`` and ``argument`` as plain data.
+    """
+    for path, kind in _targets(_quietly(get_root), modes):
+        if kind == "attributes":
+            planned = [("setattr", name) for name, _ in NEW_FIELD_VALUES]
+        else:
+            container = _quietly(lambda path=path: follow(get_root(), path))
+            # Every way to change the root; inside it, one change per container is enough
+            # to show a copy that stopped short of it.
+            planned = _container_changes(container) if not path else _one_change(container)
+        for operation, argument in planned:
+            try:
+                OPERATIONS[operation](follow(get_root(), path), argument)
+            except Exception:
+                continue
+            yield _plain(path), operation, _plain(argument)
+
+
+def _plain(value: Any) -> Any:
+    return observe(value, _Counter())
+
+
+def _quietly(fetch: Callable[[], Any]) -> Any:
+    try:
+        return fetch()
+    except Exception:
+        return None
+
+
+def _looks_like_event(value: Any) -> bool:
+    try:
+        return all(hasattr(value, name) for name in EVENT_FIELDS)
+    except Exception:
+        return False
+
+
+def _targets(root: Any, modes: list[str]) -> list[tuple[list[Any], str]]:
+    """What to change, innermost first: events' attributes, then the containers."""
+    targets: list[tuple[list[Any], str]] = []
+    if "attributes" in modes:
+        if _looks_like_event(root):
+            _list_append(targets, ([], "attributes"))
+        elif isinstance(root, list | tuple):
+            for index, item in enumerate(root):
+                if _looks_like_event(item):
+                    _list_append(targets, ([["i", index]], "attributes"))
+    if "deep" in modes:
+        targets += [(path, "items") for path in _container_paths(root, [])]
+    elif "shallow" in modes and _keys(root) is not None:
+        _list_append(targets, ([], "items"))
+    return targets
+
+
+def _container_paths(value: Any, path: list[Any]) -> list[list[Any]]:
+    """Paths to every mapping and sequence inside ``value``, children before parents."""
+    if len(path) > MAX_PATH:
+        return []
+    keys = _keys(value)
+    if keys is None:
+        return []
+    found: list[list[Any]] = []
+    for key in keys:
+        child = _quietly(lambda key=key: value[key])
+        found += _container_paths(child, [*path, ["i", key]])
+    _list_append(found, path)
+    return found
+
+
+def _keys(value: Any) -> list[Any] | None:
+    if isinstance(value, str | bytes | bytearray):
+        return None
+    if isinstance(value, list | tuple):
+        return list(range(len(value)))
+    if is_mapping(value):
+        try:
+            return list(value.keys())
+        except Exception:
+            return None
+    return None
+
+
+def _one_change(container: Any) -> list[tuple[str, Any]]:
+    keys = _keys(container)
+    if keys is None:
+        return []
+    if isinstance(container, list | tuple) or not is_mapping(container):
+        return [("append", None)]
+    return [("setitem", "added")]
+
+
+def _container_changes(container: Any) -> list[tuple[str, Any]]:
+    keys = _keys(container)
+    if keys is None:
+        return []
+    if isinstance(container, list | tuple) or not is_mapping(container):
+        changes: list[tuple[str, Any]] = []
+        if keys:
+            changes += [("setitem", 0), ("delitem", -1)]
+        if len(keys) > 1:
+            _list_append(changes, ("reverse", None))
+        changes += [("append", None), ("extend", None), ("insert", None), ("pop", None)]
+        return [*changes, ("clear", None)]
+    changes = [*(("setitem", key) for key in keys), ("setitem", "added")]
+    changes += [("update", None), ("setdefault", None)]
+    if keys:
+        changes += [("popkey", keys[0]), ("delitem", keys[-1])]
+    return [*changes, ("popitem", None), ("clear", None)]

@@ -1,0 +1,65 @@
+"""Values on the wire, both ways.
+
+Requests arrive as ``marshal`` data from the trusted process (it wrote them, the kernel only
+reads them). Plain data stays as it is; what JSON-like data cannot say travels as a tagged
+tuple ``(TAG, ...)``:
+
+=================================  ===================================================
+``("$ref", name)``                 a value the kernel keeps under ``name``
+``("$tuple", [items])``            a tuple
+``("$proxy", {mapping})``          a ``types.MappingProxyType`` over a dict
+``("$mapping", {mapping})``        a read-only ``Mapping`` that is not a dict
+``("$text", "s")``                 a subclass of ``str``
+=================================  ===================================================
+
+Answers leave as JSON text, written by the C encoder from plain data only (see
+:mod:`.observe`), so encoding runs no Python code a learner could have changed.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from grader.kernel.capture import _encode_string, _make_encoder, _MappingProxy, _str_join
+    from grader.kernel.isolated import ReadOnlyMapping, Text
+
+
+def decode(data: Any, values: dict[str, Any]) -> Any:
+    """The Python value a request's ``data`` stands for (``values`` holds the kept ones).
+
+    Raises:
+        KeyError: a ``$ref`` to a name nothing is kept under.
+    """
+    kind = type(data)
+    if kind is list:
+        return [decode(item, values) for item in data]
+    if kind is dict:
+        return {key: decode(item, values) for key, item in data.items()}
+    if kind is not tuple:
+        return data
+    tag = data[0]
+    if tag == "$ref":
+        return values[data[1]]
+    if tag == "$tuple":
+        return tuple(decode(item, values) for item in data[1])
+    if tag == "$proxy":
+        return _MappingProxy(decode(data[1], values))
+    if tag == "$mapping":
+        return ReadOnlyMapping(decode(data[1], values))
+    if tag == "$text":
+        return Text(data[1])
+    raise ValueError(f"unknown tag {tag!r}")
+
+
+def _no_default(value: Any) -> Any:
+    raise TypeError(f"not plain data: {type(value).__name__}")
+
+
+#: ``json.dumps(value, ensure_ascii=True, separators=(",", ":"), allow_nan=False)``, in C.
+_encoder = _make_encoder(None, _no_default, _encode_string, None, ":", ",", False, False, False)
+
+
+def encode(answer: Any) -> bytes:
+    """An answer of plain data as compact ASCII JSON."""
+    return _str_join("", _encoder(answer, 0)).encode("ascii")
