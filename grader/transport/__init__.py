@@ -1,0 +1,2 @@
+"""Reaching the kernel: a sandboxed child process (:mod:`.child`, :mod:`.isolation`,
+:mod:`.workspace`), or, in a browser, a worker (see ``grader.site``)."""

@@ -1,0 +1,318 @@
+"""The trusted end of the pipe: start the learner's interpreter, boot the kernel, ask it.
+
+Every answer is read with a deadline and size caps and must carry a valid MAC, so a child
+that hangs, floods the pipe, dies or lets learner code write into the pipe costs its own
+request, never the grader. Nothing the child sends is executed: answers are JSON, checked for
+shape by the caller. A child that misbehaves is killed; the next session starts a fresh one.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hmac
+import json
+import marshal
+import mmap
+import os
+import secrets
+import select
+import signal
+import subprocess
+import time
+from dataclasses import dataclass, field
+from hashlib import blake2b
+from pathlib import Path
+from typing import IO, Any
+
+from grader import kernel
+from grader.transport import isolation
+from grader.transport.isolation import Isolation, Launcher
+from grader.transport.workspace import Workspace
+
+#: The largest answer line read from a child; a longer one ends the child.
+MAX_LINE_BYTES = 16 * 1024 * 1024
+#: The most a child may send in answer to one request, every line together.
+MAX_REQUEST_BYTES = 64 * 1024 * 1024
+_READ_CHUNK = 1 << 16
+
+#: The first code the child runs: read the kernel from the pipe, run it in a namespace of its
+#: own (``exec`` into a fresh dict, so nothing of it lands in ``__main__``).
+BOOT = '''
+def boot():
+    import builtins, marshal, os
+    def take(size):
+        data = b""
+        while len(data) < size:
+            chunk = os.read(0, size - len(data))
+            if not chunk:
+                raise SystemExit(3)
+            data += chunk
+        return data
+    sources, config = marshal.loads(take(int.from_bytes(take(8), "big")))
+    space = {"__builtins__": dict(builtins.__dict__), "__name__": "grading_kernel"}
+    for name, text in sources:
+        exec(compile(text, name, "exec"), space)
+    serve = space["serve"]
+    del sources, space, take, name, text
+    serve(config)
+boot()
+'''
+
+
+@dataclass(frozen=True)
+class Limits:
+    """What one child may use: memory, processes, open files, file output and CPU time."""
+
+    memory_mb: int = 1024
+    processes: int = 1
+    open_files: int = 64
+    output_mb: int = 2
+    cpu_seconds: int = 120
+
+    def config(self, own_uid: bool) -> dict[str, int | None]:
+        """The limits as the kernel's configuration keys (no process cap without a uid of
+        its own: it would count every process of the grader's user)."""
+        return {
+            "memory_bytes": self.memory_mb * 2**20,
+            "processes": self.processes if own_uid else None,
+            "open_files": self.open_files,
+            "file_bytes": self.output_mb * 2**20,
+            "cpu_seconds": self.cpu_seconds,
+        }
+
+
+class ChildStopped(Exception):
+    """The child did not answer a request properly; it has been killed.
+
+    Attributes:
+        kind: ``timed_out``, ``died`` (``code`` says how), ``broken`` (not the protocol), or
+            ``forged`` (a message without a valid MAC: learner code wrote into the pipe).
+        parts: the answers that came before it stopped.
+        progress: ``(step, call)`` the kernel was at, as it last said.
+        reports: what the guard reported before it stopped.
+    """
+
+    def __init__(self, kind: str, code: int | None = None) -> None:
+        super().__init__(kind)
+        self.kind, self.code = kind, code
+        self.parts: list[Any] = []
+        self.progress: tuple[int, int] = (0, 0)
+        self.reports: list[Any] = []
+
+
+@dataclass
+class Child:
+    """One learner interpreter running the kernel on a workspace."""
+
+    launcher: Launcher
+    workspace: Workspace
+    limits: Limits
+    functions: tuple[str, ...]
+    log: Path | None = None
+    hidden: tuple[Path, ...] = ()
+    _process: subprocess.Popen[bytes] | None = field(default=None, init=False)
+    _uid: int | None = field(default=None, init=False)
+    _key: bytes = field(default=b"", init=False)
+    _number: int = field(default=0, init=False)
+    _buffer: bytearray = field(default_factory=bytearray, init=False)
+    _progress: mmap.mmap | None = field(default=None, init=False)
+
+    @property
+    def alive(self) -> bool:
+        return self._process is not None and self._process.poll() is None
+
+    def start(self, deadline: float) -> dict[str, Any]:
+        """Start the child, boot the kernel and return its first answer (``ready`` or
+        ``load_error``).
+
+        Raises:
+            ChildStopped: it did not finish importing before ``deadline``, or died trying.
+        """
+        self.stop()
+        self._uid = isolation.child_uid(self.launcher)
+        self._key = secrets.token_bytes(32)
+        self._number = 0
+        self._buffer = bytearray()
+        if self._uid is not None and self.launcher.isolation is Isolation.UID:
+            self.workspace.give_to(self._uid)
+        progress_fd = os.memfd_create("grader-progress")
+        os.ftruncate(progress_fd, 8)
+        self._progress = mmap.mmap(progress_fd, 8)
+        boot = f"exec({BOOT!r}, {{}})"
+        argv = isolation.command(self.launcher, self.workspace, boot, self.hidden)
+        home = str(self.workspace.scratch)
+        try:
+            with self._stderr() as stderr:
+                self._process = subprocess.Popen(
+                    argv,
+                    stdin=subprocess.PIPE,
+                    stdout=subprocess.PIPE,
+                    stderr=stderr,
+                    cwd=home,
+                    env=isolation.child_environment(home),
+                    start_new_session=True,
+                    pass_fds=(progress_fd,),
+                )
+        finally:
+            os.close(progress_fd)
+        self._send_boot(progress_fd)
+        first = self._read(deadline, 0)
+        if "ready" not in first and "load_error" not in first:
+            raise self._fail("broken")
+        return first
+
+    def _send_boot(self, progress_fd: int) -> None:
+        root, temporary = isolation.child_paths(self.launcher, self.workspace)
+        source = self.workspace.source
+        config: dict[str, Any] = {
+            "key": self._key,
+            "roots": [root],
+            "stdlib": isolation.stdlib_folders(self.launcher.python),
+            "temporary": temporary,
+            "functions": list(self.functions),
+            "module": source.module,
+            "file": f"{root}/{source.path.name}" if source.module is None else None,
+            "uid": self._uid,
+            "progress_fd": progress_fd,
+            **self.limits.config(own_uid=self._uid is not None),
+        }
+        payload = marshal.dumps((kernel.sources(), config))
+        self._write(len(payload).to_bytes(8, "big") + payload)
+
+    @contextlib.contextmanager
+    def _stderr(self) -> Any:
+        if self.log is None:
+            yield subprocess.DEVNULL
+            return
+        with self.log.open("ab") as log:
+            yield log
+
+    def _write(self, data: bytes) -> None:
+        process = self._process
+        assert process is not None and process.stdin is not None
+        try:
+            process.stdin.write(data)
+            process.stdin.flush()
+        except OSError:
+            raise self._fail("died") from None
+
+    def request(self, request: dict[str, Any], deadline: float) -> tuple[list[Any], dict[str, Any]]:
+        """Send one request; return its parts (one answer per step) and its closing word.
+
+        Raises:
+            ChildStopped: no proper answer before ``deadline``; the child is stopped.
+        """
+        if not self.alive:
+            raise self._fail("died")
+        self._number += 1
+        data = marshal.dumps(request)
+        mac = self._mac(self._number.to_bytes(8, "big") + data)
+        self._write(len(data).to_bytes(8, "big") + mac + data)
+        parts: list[Any] = []
+        received = 0
+        while True:
+            try:
+                answer, size = self._read_sized(deadline, self._number)
+            except ChildStopped as stopped:
+                stopped.parts = parts
+                raise
+            received += size
+            if received > MAX_REQUEST_BYTES:
+                raise self._fail("broken")
+            if "part" in answer and len(parts) < len(request.get("steps", ())):
+                parts.append(answer["part"])
+            elif "done" in answer and isinstance(answer["done"], dict):
+                return parts, answer["done"]
+            else:
+                raise self._fail("broken")
+
+    def _mac(self, data: bytes) -> bytes:
+        return blake2b(data, key=self._key, digest_size=16).digest()
+
+    def _read(self, deadline: float, number: int) -> dict[str, Any]:
+        return self._read_sized(deadline, number)[0]
+
+    def _read_sized(self, deadline: float, number: int) -> tuple[dict[str, Any], int]:
+        """One authenticated answer line for request ``number``, and its size."""
+        line = self._line(deadline)
+        mac, _, body = line.partition(b" ")
+        try:
+            valid = hmac.compare_digest(bytes.fromhex(mac.decode("ascii")), self._mac(body))
+        except (ValueError, UnicodeDecodeError):
+            valid = False
+        if not valid:
+            raise self._fail("forged")
+        try:
+            answer = json.loads(body)
+        except (ValueError, RecursionError):
+            raise self._fail("broken") from None
+        if not isinstance(answer, dict) or answer.get("seq") != number:
+            raise self._fail("broken")
+        return answer, len(line)
+
+    def _line(self, deadline: float) -> bytes:
+        process = self._process
+        assert process is not None and process.stdout is not None
+        stream: IO[bytes] = process.stdout
+        searched = 0
+        while (newline := self._buffer.find(b"\n", searched)) < 0:
+            searched = len(self._buffer)
+            if searched > MAX_LINE_BYTES:
+                raise self._fail("broken")
+            remaining = deadline - time.monotonic()
+            if remaining <= 0 or not select.select([stream], [], [], remaining)[0]:
+                raise self._fail("timed_out")
+            chunk = os.read(stream.fileno(), _READ_CHUNK)
+            if not chunk:
+                raise self._fail("died")
+            self._buffer += chunk
+        line = bytes(self._buffer[:newline])
+        del self._buffer[: newline + 1]
+        return line
+
+    def _fail(self, kind: str) -> ChildStopped:
+        progress = self.progress()
+        # A child that died on its own gets a moment to be reaped, so its real exit code shows.
+        code = self.stop(wait=kind == "died")
+        stopped = ChildStopped(kind, code if kind == "died" else None)
+        stopped.progress = progress
+        return stopped
+
+    def progress(self) -> tuple[int, int]:
+        """Where the kernel said it was: ``(step, call)``."""
+        if self._progress is None:
+            return (0, 0)
+        view = memoryview(self._progress).cast("I")
+        try:
+            return (int(view[0]), int(view[1]))
+        finally:
+            view.release()
+
+    def stop(self, wait: bool = False) -> int | None:
+        """Kill the child and everything it started; return how it ended (None: not started).
+
+        Under bubblewrap, killing the sandbox's monitor ends its PID namespace, and with it
+        every process inside. Otherwise the child's process group is killed, and with a uid
+        of its own, every process of that uid, and the files it left in shared folders.
+        """
+        process, self._process = self._process, None
+        if process is None:
+            return None
+        if wait:
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                process.wait(timeout=1)
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(process.pid, signal.SIGKILL)
+        process.kill()
+        code = process.wait()
+        for stream in (process.stdin, process.stdout):
+            if stream is not None:
+                with contextlib.suppress(OSError):
+                    stream.close()
+        if self._uid is not None and self.launcher.isolation is Isolation.UID:
+            isolation.kill_user(self._uid)
+            isolation.remove_files_of(self._uid)
+        # bubblewrap reports a child killed by signal N as exit status 128 + N.
+        if self.launcher.isolation is Isolation.BWRAP and code > 128:
+            return -(code - 128)
+        return code
