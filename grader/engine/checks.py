@@ -1,0 +1,100 @@
+"""Pieces properties share: looking at a log, and drawing branches off a program.
+
+A task may only call the functions it declares. :func:`probes` looks at a log with
+``append_event`` alone (what task 1 has): a log that never changes gives the same next event
+every time, and its open calls can still be answered; :func:`read_back` looks with the
+task's reader once it has one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from hypothesis import strategies as st
+
+from grader.engine.oracle import OPEN, ModelLog
+from grader.engine.plan import Plan
+from grader.engine.programs import Append, Block, Intent, Program, Style, intents, programs, single_on
+from grader.engine.steps import AppendStep, LogVar, Step
+
+
+def probes(plan: Plan, log: LogVar, role: str = "old_log_unchanged") -> list[Step]:
+    """Steps (not added) that see a change to ``log`` with append_event alone: the next plain
+    event, an answer to each session's first open call, a new call named ``changed`` (the
+    value the changes write) in each session that made calls.
+
+    A probe is judged against the same probe made earlier (a log that never changes gives
+    the same event every time), not against the oracle: the ids the program's own appends
+    got are judged where they are made. Two probes that differ break ``append.<role>``."""
+    model = log.model
+    sessions = list(dict.fromkeys(session for session, _ in model.calls))
+    appends = [Append("probe", "user_message", {"content": "probe"})]
+    for session in sessions:
+        open_calls = model.calls_in(session, OPEN)
+        if open_calls:
+            appends.append(Append(session, "tool_result", {"call_id": open_calls[0], "content": "probe"}))
+        if model.call_state(session, "changed") == "unused":
+            payload = {"call_id": "changed", "name": "probe", "arguments": "{}"}
+            appends.append(Append(session, "tool_call", payload))
+    steps: list[Step] = []
+    for number, append in enumerate(appends):
+        _, event = model.append(append.session_id, append.event_type, append.payload)
+        key = ("probe", log.name, number, role)
+        steps.append(AppendStep(log, append, event, None, None, plan.strict, role, shown=False, key=key))
+    return steps
+
+
+def add_probes(plan: Plan, log: LogVar, role: str = "old_log_unchanged") -> None:
+    plan.steps.extend(probes(plan, log, role))
+
+
+def read_back(plan: Plan, log: LogVar, sessions: list[str], function: str) -> list[Step]:
+    """Steps (not added) reading every session of ``log`` with ``function``."""
+
+    def build(inner: Plan) -> None:
+        if function == "get_events_for_session":
+            for session in sessions:
+                inner.read_events(log, session)
+        elif function == "list_sessions":
+            inner.list_sessions(log)
+        else:
+            for session in sessions:
+                inner.replay(log, session)
+
+    return plan.reads_of(build)
+
+
+@dataclass(frozen=True)
+class Branching:
+    """A program, then appends each made to one of the logs the program made."""
+
+    program: Program
+    branches: tuple[tuple[int, Append], ...]
+
+
+@st.composite
+def branchings(draw: st.DrawFn, style: Style, most: int = 3) -> Branching:
+    """A program, then one to ``most`` branches off logs it made (``log0`` included), each
+    valid on the log it extends."""
+    program = draw(programs(style, least=1))
+    models = [ModelLog()]
+    for segment in program.segments:
+        models.append(models[-1].extend(segment.appends() if isinstance(segment, Block) else [segment]))
+    branches = []
+    for _ in range(draw(st.integers(1, most))):
+        base = draw(st.integers(0, len(program.segments)))
+        intent: Intent = draw(intents(style))
+        branches.append((base, single_on(list(program.family), intent, models[base])))
+    return Branching(program, tuple(branches))
+
+
+def each_log(build: Callable[[Plan, LogVar], None]) -> Callable[[Plan, list[LogVar]], None]:
+    """Apply ``build`` to every log."""
+
+    def apply(plan: Plan, logs: list[LogVar]) -> None:
+        for log in logs:
+            build(plan, log)
+
+    return apply

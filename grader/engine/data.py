@@ -1,0 +1,224 @@
+"""Data as the contract sees it: equality type for type, and values written as Python.
+
+:func:`same` is what "equal" means in the exercises' docstring: a ``str`` is a ``str`` with
+the same characters, an ``int`` an ``int`` (``True`` is not ``1``, ``1.0`` is not ``1``), a
+``float`` a ``float`` with the same value and sign (``-0.0`` is not ``0.0``); lists and tuples
+are alike, item by item; mappings are alike whatever their type, key by key. Observations
+(what the kernel saw learner code return) never hold tuples or mappings other than ``dict``,
+so the expected side is the one that may.
+
+:func:`literal` writes a value as Python source a learner can paste: every string escaped so
+that what is printed is what was sent (control characters, lone surrogates and the Unicode
+direction controls appear as escapes, never raw), and long runs written as ``"ab" * 5000``.
+"""
+
+from __future__ import annotations
+
+import math
+import unicodedata
+from collections.abc import Mapping
+from typing import Any
+
+#: A literal longer than this is cut (with `...`) when shown.
+MAX_SHOWN = 600
+
+
+class Opaque:
+    """A learner value the kernel could only describe: its type name and its text."""
+
+    def __init__(self, type_name: str, text: str) -> None:
+        self.type_name, self.text = type_name, text
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Opaque) and (other.type_name, other.text) == (
+            self.type_name,
+            self.text,
+        )
+
+    def __hash__(self) -> int:
+        return hash((self.type_name, self.text))
+
+    def __repr__(self) -> str:
+        return self.text
+
+
+class Tagged:
+    """Something JSON could not say, as the kernel tagged it (``$bytes``, ``$deep``, ...)."""
+
+    def __init__(self, tag: str, value: Any) -> None:
+        self.tag, self.value = tag, value
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Tagged) and (other.tag, other.value) == (self.tag, self.value)
+
+    def __hash__(self) -> int:
+        return hash((self.tag, repr(self.value)))
+
+    def __repr__(self) -> str:
+        if self.tag == "$bytes":
+            return repr(bytes.fromhex(self.value))
+        if self.tag == "$float":
+            return f"float({self.value!r})"
+        return "..."
+
+
+class Malformed(Exception):
+    """An answer that is not what the kernel sends: the protocol was broken."""
+
+
+def from_observation(data: Any) -> Any:
+    """An observation (decoded JSON) with its ``$`` tags turned into values.
+
+    Raises:
+        Malformed: an unknown tag.
+    """
+    if isinstance(data, list):
+        return [from_observation(item) for item in data]
+    if not isinstance(data, dict):
+        return data
+    if len(data) == 1:
+        ((key, inner),) = data.items()
+        if key.startswith("$"):
+            return _tagged(key, inner)
+    return {key: from_observation(value) for key, value in data.items()}
+
+
+def _tagged(tag: str, inner: Any) -> Any:
+    if tag == "$dict" and isinstance(inner, list):
+        pairs = []
+        for pair in inner:
+            if not (isinstance(pair, list) and len(pair) == 2):
+                raise Malformed()
+            key, value = (from_observation(part) for part in pair)
+            pairs.append((key if _hashable(key) else Opaque("unhashable", repr(key)), value))
+        return dict(pairs)
+    if tag == "$opaque" and isinstance(inner, list) and len(inner) == 2:
+        return Opaque(str(inner[0]), str(inner[1]))
+    if tag in ("$bytes", "$float", "$deep"):
+        return Tagged(tag, inner)
+    raise Malformed()
+
+
+def _hashable(value: Any) -> bool:
+    try:
+        hash(value)
+    except TypeError:
+        return False
+    return True
+
+
+def same(observed: Any, expected: Any) -> bool:
+    """Whether ``observed`` equals ``expected`` the way the contract says (type for type)."""
+    kind = type(expected)
+    if kind is str or kind is bool or expected is None:
+        return type(observed) is kind and observed == expected
+    if kind is int:
+        return type(observed) is int and observed == expected
+    if kind is float:
+        return type(observed) is float and _same_float(observed, expected)
+    if isinstance(expected, list | tuple):
+        return (
+            isinstance(observed, list | tuple)
+            and len(observed) == len(expected)
+            and all(same(o, e) for o, e in zip(observed, expected, strict=True))
+        )
+    if isinstance(expected, Mapping):
+        return (
+            isinstance(observed, Mapping)
+            and len(observed) == len(expected)
+            and all(key in observed and same(observed[key], value) for key, value in expected.items())
+        )
+    return bool(observed == expected)
+
+
+def _same_float(a: float, b: float) -> bool:
+    if math.isnan(a) or math.isnan(b):
+        return math.isnan(a) and math.isnan(b)
+    return a == b and math.copysign(1.0, a) == math.copysign(1.0, b)
+
+
+# --- values as Python source ---------------------------------------------------------------
+_ESCAPES = {"\\": "\\\\", '"': '\\"', "\n": "\\n", "\r": "\\r", "\t": "\\t"}
+
+
+def literal(value: Any, limit: int | None = MAX_SHOWN) -> str:
+    """Python source for ``value``: grader-built data, observations, or their parts.
+
+    Args:
+        limit: cut the text at about this many characters (None: never).
+    """
+    text = _literal(value)
+    if limit is not None and len(text) > limit:
+        return text[:limit] + " ..."
+    return text
+
+
+def _literal(value: Any) -> str:
+    if isinstance(value, str):
+        return string_literal(value)
+    if value is None or isinstance(value, bool | int):
+        return repr(value)
+    if isinstance(value, float):
+        return repr(value) if math.isfinite(value) else f"float({str(value)!r})"
+    if isinstance(value, list):
+        return "[" + ", ".join(_literal(item) for item in value) + "]"
+    if isinstance(value, tuple):
+        inner = ", ".join(_literal(item) for item in value)
+        return "(" + inner + ("," if len(value) == 1 else "") + ")"
+    if isinstance(value, Mapping):
+        items = "{" + ", ".join(f"{_literal(k)}: {_literal(v)}" for k, v in value.items()) + "}"
+        wrapper = type(value).__name__
+        if wrapper == "dict":
+            return items
+        return f"{'MappingProxyType' if wrapper == 'mappingproxy' else wrapper}({items})"
+    return repr(value)
+
+
+def string_literal(text: str) -> str:
+    """``text`` as a double-quoted Python string; long repetitions as ``"ab" * 5000``."""
+    repeated = _repetition(text)
+    if repeated is not None:
+        prefix, unit, count, suffix = repeated
+        parts = [_quoted(prefix)] if prefix else []
+        parts.append(f"{_quoted(unit)} * {count}")
+        if suffix:
+            parts.append(_quoted(suffix))
+        return " + ".join(parts)
+    return _quoted(text)
+
+
+def _quoted(text: str) -> str:
+    return '"' + "".join(_escaped(char) for char in text) + '"'
+
+
+def _escaped(char: str) -> str:
+    if char in _ESCAPES:
+        return _ESCAPES[char]
+    category = unicodedata.category(char)
+    # Control and format characters (the direction overrides among them), lone surrogates,
+    # and unassigned or private characters are written as escapes: shown, never obeyed.
+    if category in ("Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp") or (
+        category == "Zs" and char != " "
+    ):
+        code = ord(char)
+        if code <= 0xFF:
+            return f"\\x{code:02x}"
+        return f"\\u{code:04x}" if code <= 0xFFFF else f"\\U{code:08x}"
+    return char
+
+
+def _repetition(text: str) -> tuple[str, str, int, str] | None:
+    """``(prefix, unit, count, suffix)`` when ``text`` is one short unit repeated, with at
+    most a few characters before and after it."""
+    if len(text) < 80:
+        return None
+    for start in (0, 1, 2):
+        for size in range(1, 9):
+            unit = text[start : start + size]
+            most = (len(text) - start) // size
+            for count in range(most, max(most - 9 // size - 1, 0), -1):
+                if count * size >= 64 and text[start : start + count * size] == unit * count:
+                    suffix = text[start + count * size :]
+                    if len(suffix) <= 8:
+                        return text[:start], unit, count, suffix
+    return None

@@ -1,0 +1,235 @@
+"""Grading: load the submission, then each task on a fresh kernel, first broken promise first.
+
+This process is the trusted one: it generates the examples, runs the oracle, compares and
+shrinks, and counts the points; learner code runs behind a transport (a sandboxed child, or a
+browser's worker). A call that hangs or a process that dies costs the task it happened in;
+a fresh kernel grades on.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import replace
+from typing import Any
+
+from grader.engine.contract import FUNCTIONS, FUNCTIONS_BY_NAME, Task, owner
+from grader.engine.learner import Learner, LoadFailure
+from grader.engine.outcomes import Cause, Failure, Report, Said, Status, TaskResult, Verdict
+from grader.engine.properties import run_property
+from grader.engine.wire import Ref
+
+#: The longest output of learner code kept per task.
+MAX_OUTPUT = 10_000
+
+
+def grade(
+    target: str,
+    tasks: Sequence[Task],
+    learner: Callable[[], Learner],
+    isolation: str,
+    lanes: int = 1,
+) -> Report:
+    """Grade ``tasks`` of one submission; never raises for anything learner code does.
+
+    Args:
+        target: how the report names the submission.
+        learner: makes the :class:`Learner` (one per lane: lanes run in processes of their own).
+        isolation: how learner code runs, for the report.
+        lanes: how many tasks to grade at once (1 in a batch, where submissions run in parallel).
+    """
+    asked = tuple(task.id for task in tasks)
+    max_score = sum(task.points for task in tasks)
+    if lanes > 1 and len(tasks) > 1:
+        graded = _in_lanes(tasks, learner, lanes)
+    else:
+        graded = _grade_lane(tasks, learner)
+    if isinstance(graded, LoadFailure):
+        return Report(target, (), asked, max_score, isolation, graded.said, graded.verdict,
+                      notes=())  # fmt: skip
+    results, reports, faults = graded
+    results = [_with_grader_faults(result, faults) for result in results]
+    if reports:
+        results = [_tampered(result, reports) for result in results]
+    return Report(target, tuple(results), asked, max_score, isolation, None,
+                  verdict_of(results, reports), tuple(reports))  # fmt: skip
+
+
+LaneResult = tuple[list[TaskResult], list[dict[str, str]], list[str]]
+
+
+def _grade_lane(tasks: Sequence[Task], make: Callable[[], Learner]) -> LaneResult | LoadFailure:
+    learner = make()
+    try:
+        learner.load()
+        results = [grade_task(task, learner) for task in tasks]
+    except LoadFailure as failure:
+        if learner.reports:
+            return LoadFailure(Said("load.tampered"), Verdict.TAMPERED)
+        return failure
+    finally:
+        learner.close()
+    return results, learner.reports, learner.faults
+
+
+def _in_lanes(tasks: Sequence[Task], make: Callable[[], Learner], lanes: int) -> LaneResult | LoadFailure:
+    """Grade in ``lanes`` forked processes, each a fixed share of the tasks: the result is the
+    same as in one lane (every task starts a fresh kernel, every property has its own seed)."""
+    shares = [list(tasks[number::lanes]) for number in range(lanes)]
+    context = multiprocessing.get_context("fork")
+    pipes, workers = [], []
+    for share in shares:
+        receiving, sending = context.Pipe(duplex=False)
+        worker = context.Process(target=_lane_job, args=(share, make, sending), daemon=True)
+        worker.start()
+        sending.close()
+        pipes.append(receiving)
+        workers.append(worker)
+    outcomes = [pipe.recv() for pipe in pipes]
+    for worker in workers:
+        worker.join()
+    by_id: dict[str, TaskResult] = {}
+    reports: list[dict[str, str]] = []
+    faults: list[str] = []
+    for outcome in outcomes:
+        if outcome[0] == "unloaded":
+            return LoadFailure(outcome[1], outcome[2])
+        _, results, lane_reports, lane_faults = outcome
+        by_id.update((result.task_id, result) for result in results)
+        reports += [report for report in lane_reports if report not in reports]
+        faults += lane_faults
+    return [by_id[task.id] for task in tasks], reports, faults
+
+
+def _lane_job(share: list[Task], make: Callable[[], Learner], sending: Any) -> None:
+    graded = _grade_lane(share, make)
+    if isinstance(graded, LoadFailure):
+        sending.send(("unloaded", graded.said, graded.verdict))
+    else:
+        sending.send(("graded", *graded))
+    sending.close()
+
+
+def grade_task(task: Task, learner: Learner) -> TaskResult:
+    """Run a task's properties in order on a fresh kernel; the first broken one decides."""
+    learner.begin_task()
+    missing = not_written(learner, task.functions)
+    if missing:
+        return _result(task, Status.NOT_IMPLEMENTED, _not_implemented(task, missing), learner)
+    for prop in task.properties:
+        try:
+            failure = run_property(prop, task.id, learner, task.strict)
+        except Exception as error:  # a bug in the grader: say so instead of crashing
+            said = Said("outcome.grader_bug", {"kind": type(error).__name__, "message": str(error)[:300]})
+            failure = Failure(f"cause.{Cause.GRADER.value}", Status.ERROR, outcome=(said,))
+        if failure is not None:
+            return _result(task, failure.status, _named(task, failure), learner)
+        if learner.out_of_time:
+            return _result(task, Status.TIMED_OUT, Failure(f"cause.{Cause.TASK_TIMED_OUT.value}", Status.TIMED_OUT), learner)
+    return _result(task, Status.PASSED, None, learner)
+
+
+def _result(task: Task, status: Status, failure: Failure | None, learner: Learner) -> TaskResult:
+    return TaskResult(task.id, task.number, task.points, status, failure, learner.output()[:MAX_OUTPUT])
+
+
+def _named(task: Task, failure: Failure) -> Failure:
+    """A failure caused by a function another task introduces says so, naming it."""
+    function = failure.function
+    if function is None or function not in FUNCTIONS_BY_NAME or owner(function) == task.id:
+        return failure
+    return failure.noting(Said("note.function_of_task", {"function": function, "task": owner(function)}))
+
+
+def _not_implemented(task: Task, missing: list[str]) -> Failure:
+    notes = tuple(
+        Said("note.written_in_task", {"function": name, "task": owner(name)})
+        for name in missing
+        if owner(name) != task.id
+    )
+    message = "outcome.not_implemented_task" if len(missing) == 1 else "outcome.not_implemented_tasks"
+    said = Said(message, {"functions": ", ".join(missing)})
+    return Failure("outcome.not_implemented", Status.NOT_IMPLEMENTED, (), (said,), None, notes)
+
+
+def not_written(learner: Learner, functions: Sequence[str]) -> list[str]:
+    """Which of ``functions`` raise NotImplementedError on their simplest call.
+
+    The functions that build a log go first, each on what the one before built (or None,
+    when it is not written: a stub raises NotImplementedError whatever it gets, an
+    implementation something else); the others get the log they built.
+    """
+    missing: list[str] = []
+    steps: list[tuple[Any, ...]] = []
+    log: Any = None
+    for function in [f for f in FUNCTIONS if f.builds or f.name in functions]:
+        keep = f"probe_{function.name}"
+        args = [log if arg == "$log" else arg for arg in function.probe]
+        if function.view == "pair":  # the kernel keeps a pair's two items by their own names
+            call: tuple[Any, ...] = ("append", *args, keep + "_log", keep)
+        else:
+            call = ("call", function.name, args, {}, keep, "none")
+        learner.begin_example()
+        answers, _ = learner.run([*steps, call])
+        answer = answers[-1] if len(answers) == len(steps) + 1 else None
+        if _stub(answer):
+            missing.append(function.name)
+        elif function.builds and isinstance(answer, dict) and not _failed(answer):
+            steps.append(call)
+            log = _built(function, keep)
+    return [name for name in missing if name in functions]
+
+
+def _built(function: Any, keep: str) -> Any:
+    """What the next probe gets as its log: the kept value (the pair's first item for
+    append_event)."""
+    if function.view == "pair":
+        return ("$ref", keep + "_log")
+    return ("$ref", keep)
+
+
+def _failed(answer: dict[str, Any]) -> bool:
+    return any(key in answer for key in ("raised", "not_implemented", "exit", "control", "missing", "not_pair"))
+
+
+def _stub(answer: Any) -> bool:
+    return isinstance(answer, dict) and bool(answer.get("not_implemented"))
+
+
+def _tampered(result: TaskResult, reports: list[dict[str, str]]) -> TaskResult:
+    """No points for a submission the guard caught: the evidence goes in the failure."""
+    evidence = tuple(Said("outcome.tampered", dict(report)) for report in reports[:5])
+    return replace(result, status=Status.TAMPERED,
+                   failure=Failure(f"cause.{Cause.TAMPERED.value}", Status.TAMPERED, (), evidence))  # fmt: skip
+
+
+def _with_grader_faults(result: TaskResult, faults: list[str]) -> TaskResult:
+    if not faults or result.status is Status.PASSED:
+        return result
+    said = tuple(Said("outcome.grader_bug", {"kind": "guard", "message": fault}) for fault in faults[:3])
+    return replace(result, status=Status.ERROR, failure=Failure(f"cause.{Cause.GRADER.value}", Status.ERROR, (), said))
+
+
+def verdict_of(results: Sequence[TaskResult], reports: Sequence[dict[str, str]]) -> Verdict:
+    """Graded, or the worst trouble: tampering, a broken protocol, memory, time, a crash."""
+    if reports:
+        return Verdict.TAMPERED
+    promises = {result.failure.promise for result in results if result.failure is not None}
+    if f"cause.{Cause.BROKEN.value}" in promises or f"cause.{Cause.FORGED.value}" in promises:
+        return Verdict.PROTOCOL_ERROR
+    if f"cause.{Cause.MEMORY.value}" in promises:
+        return Verdict.MEMORY_EXCEEDED
+    statuses = {result.status for result in results}
+    if Status.TIMED_OUT in statuses:
+        return Verdict.TIMED_OUT
+    if Status.ERROR in statuses:
+        return Verdict.CRASHED
+    return Verdict.GRADED
+
+
+def elapsed(since: float) -> float:
+    return time.monotonic() - since
+
+
+__all__ = ["Ref", "grade", "grade_task", "not_written", "verdict_of"]

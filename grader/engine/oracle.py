@@ -1,0 +1,155 @@
+"""A model of the contract: the answers a correct event log gives, computed the plain way.
+
+The grader never imports ``solutions`` (a learner's copy lacks it, and a grader sharing code
+with the reference could share its bugs). The model is a value like the log it describes:
+appending returns a new model, so a branch of the learner's log has a branch of the model.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Any, Final
+
+EVENT_TYPES: Final = ("user_message", "assistant_message", "tool_call", "tool_result")
+TOOL_TYPES: Final = ("tool_call", "tool_result")
+
+#: Required keys per event type, each mapped to "must the string be non-empty?".
+REQUIRED_KEYS: Final[Mapping[str, Mapping[str, bool]]] = {
+    "user_message": {"content": False},
+    "assistant_message": {"content": False},
+    "tool_call": {"call_id": True, "name": True, "arguments": False},
+    "tool_result": {"call_id": True, "content": False},
+}
+UNUSED, OPEN, ANSWERED = "unused", "open", "answered"
+
+
+class Refusal(enum.Enum):
+    """Why the contract says an append must raise ValueError and append nothing."""
+
+    UNKNOWN_TYPE = "unknown_type"
+    BAD_SESSION_ID = "bad_session_id"
+    PAYLOAD_NOT_MAPPING = "payload_not_mapping"
+    MISSING_KEY = "missing_key"
+    WRONG_VALUE_TYPE = "wrong_value_type"
+    EMPTY_VALUE = "empty_value"
+    CALL_ID_REUSED = "call_id_reused"
+    RESULT_WITHOUT_CALL = "result_without_call"
+    RESULT_ALREADY_GIVEN = "result_already_given"
+
+
+@dataclass(frozen=True)
+class ModelEvent:
+    """One event as the contract describes it (the payload as it was given)."""
+
+    event_id: int
+    session_id: str
+    type: str
+    payload: Mapping[str, Any] = field(hash=False, compare=False)
+
+
+
+
+@dataclass(frozen=True)
+class ModelLog:
+    """The log: its events in append order, and where each (session, call id) stands."""
+
+    events: tuple[ModelEvent, ...] = ()
+    calls: Mapping[tuple[str, str], str] = field(
+        default_factory=lambda: MappingProxyType({}), compare=False
+    )
+
+    def append(
+        self, session_id: str, event_type: str, payload: Mapping[str, Any]
+    ) -> tuple[ModelLog, ModelEvent]:
+        """The longer log and the new event; the caller guarantees the append is valid."""
+        event = ModelEvent(len(self.events) + 1, session_id, event_type, payload)
+        calls = self.calls
+        if event_type in TOOL_TYPES:
+            state = OPEN if event_type == "tool_call" else ANSWERED
+            calls = MappingProxyType({**calls, (str(session_id), str(payload["call_id"])): state})
+        return ModelLog((*self.events, event), calls), event
+
+    def extend(self, appends: Iterable[Any]) -> ModelLog:
+        """The log after valid ``appends`` (anything with session_id, event_type, payload)."""
+        model = self
+        for append in appends:
+            model, _ = model.append(append.session_id, append.event_type, append.payload)
+        return model
+
+    def refusal(self, session_id: object, event_type: object, payload: object) -> Refusal | None:
+        """Why the append must be refused, or None when it is valid."""
+        if event_type not in EVENT_TYPES:
+            return Refusal.UNKNOWN_TYPE
+        if not isinstance(session_id, str) or not session_id:
+            return Refusal.BAD_SESSION_ID
+        if not isinstance(payload, Mapping):
+            return Refusal.PAYLOAD_NOT_MAPPING
+        for key, must_be_non_empty in REQUIRED_KEYS[str(event_type)].items():
+            if key not in payload:
+                return Refusal.MISSING_KEY
+            if not isinstance(payload[key], str):
+                return Refusal.WRONG_VALUE_TYPE
+            if must_be_non_empty and not payload[key]:
+                return Refusal.EMPTY_VALUE
+        if event_type not in TOOL_TYPES:
+            return None
+        state = self.call_state(session_id, payload["call_id"])
+        if event_type == "tool_call":
+            return None if state == UNUSED else Refusal.CALL_ID_REUSED
+        if state == UNUSED:
+            return Refusal.RESULT_WITHOUT_CALL
+        return Refusal.RESULT_ALREADY_GIVEN if state == ANSWERED else None
+
+    def call_state(self, session_id: str, call_id: str) -> str:
+        """``unused``, ``open`` (called, no result yet) or ``answered``."""
+        return self.calls.get((str(session_id), str(call_id)), UNUSED)
+
+    def calls_in(self, session_id: str, state: str) -> list[str]:
+        """The session's call ids in ``state``, in the order they were called."""
+        return [call for (session, call), now in self.calls.items() if session == session_id and now == state]
+
+    def events_for(self, session_id: str, after_event_id: int = 0) -> list[ModelEvent]:
+        """The session's events with an id above ``after_event_id``, oldest first."""
+        return [e for e in self.events if e.session_id == session_id and e.event_id > after_event_id]
+
+    def sessions(self) -> list[str]:
+        """Session ids in order of their first event, each once."""
+        return list(dict.fromkeys(e.session_id for e in self.events))
+
+    def replay(self, session_id: str) -> list[dict[str, Any]]:
+        """The session as chat messages, consecutive tool calls merged into one message."""
+        return replay_of([(e.type, e.payload) for e in self.events_for(session_id)])
+
+
+def message_for(event_type: str, payload: Mapping[str, Any]) -> dict[str, Any]:
+    """The chat message one event becomes on its own (a tool call as a one-call message)."""
+    if event_type == "user_message":
+        return {"role": "user", "content": payload["content"]}
+    if event_type == "assistant_message":
+        return {"role": "assistant", "content": payload["content"]}
+    if event_type == "tool_result":
+        return {"role": "tool", "tool_call_id": payload["call_id"], "content": payload["content"]}
+    call = {
+        "id": payload["call_id"],
+        "type": "function",
+        "function": {"name": payload["name"], "arguments": payload["arguments"]},
+    }
+    return {"role": "assistant", "content": None, "tool_calls": [call]}
+
+
+def replay_of(events: list[tuple[str, Mapping[str, Any]]], merge_runs: bool = True) -> list[dict[str, Any]]:
+    """Fold one session's ``(type, payload)`` pairs into messages; ``merge_runs=False`` gives
+    the classic wrong answer (one message per call), for diagnosis."""
+    messages: list[dict[str, Any]] = []
+    previous = None
+    for event_type, payload in events:
+        message = message_for(event_type, payload)
+        if merge_runs and event_type == "tool_call" and previous == "tool_call":
+            messages[-1]["tool_calls"].extend(message["tool_calls"])
+        else:
+            messages.append(message)
+        previous = event_type
+    return messages

@@ -1,0 +1,358 @@
+"""Programs of valid appends: what every example is built on.
+
+A program is a list of *segments*: single appends, drawn one by one, and *blocks*, runs of
+appends a transcript writes as one loop (150 messages in a session, a run of 40 tool calls
+and their results). Blocks are how examples reach the sizes where bugs live (ids past 9, 99,
+255 and 999, windows and caches of N entries) and still read as a few lines when they fail.
+
+A program is drawn as independent *intents* (which session, which kind, which texts) and
+only then made concrete by walking the model log, so that every append is valid: a result
+answers an open call, a call uses an id its session has not used. Lists of independent
+intents shrink well: hypothesis deletes them and simplifies each towards its first option,
+so a failure shrinks to a program of one or two appends, or to one block as short as the bug
+allows.
+"""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass, field
+from typing import Any
+
+from hypothesis import strategies as st
+
+from grader.engine import alphabets
+from grader.engine.oracle import OPEN, REQUIRED_KEYS, TOOL_TYPES, UNUSED, ModelLog
+from grader.values import Text
+
+KINDS = ("user_message", "assistant_message", "tool_call", "tool_result")
+#: How a payload is passed: a dict, a ``types.MappingProxyType`` over one, or a read-only
+#: ``Mapping`` that is not a dict (the contract says "any mapping").
+WRAPPERS = ("dict", "proxy", "mapping")
+#: Block patterns: a loop of messages in one session, a loop alternating between sessions,
+#: a run of tool calls (answered in order, in reverse, or not at all), call-and-result pairs.
+PATTERNS = ("filler", "alternate", "calls", "calls_answered", "calls_reversed", "pairs")
+#: A loop that opens a new session each round (``f"{session}{i}"``): for lists of sessions.
+SPREAD = "spread"
+
+
+@dataclass(frozen=True)
+class Append:
+    """One valid append; ``features`` names its valid-but-unusual traits (see
+    :func:`features_of`), ``wrapper`` how its payload is passed."""
+
+    session_id: str
+    event_type: str
+    payload: dict[str, Any]
+    wrapper: str = "dict"
+    features: tuple[str, ...] = field(default=(), compare=False)
+
+
+@dataclass(frozen=True)
+class Block:
+    """``count`` rounds of a pattern; :meth:`appends` spells out every append."""
+
+    pattern: str
+    count: int
+    sessions: tuple[str, ...]
+    label: str  # call ids are f"{label}_{i}": unique to the block
+
+    def call_id(self, number: int) -> str:
+        return f"{self.label}_{number}"
+
+    def appends(self) -> list[Append]:
+        session = self.sessions[0]
+        if self.pattern == "filler":
+            return [_message(session, "x") for _ in range(self.count)]
+        if self.pattern == "alternate":
+            return [_message(self.sessions[i % len(self.sessions)], "x") for i in range(self.count)]
+        if self.pattern == SPREAD:
+            return [_message(f"{session}{i}", "x") for i in range(self.count)]
+        if self.pattern == "pairs":
+            return [
+                append
+                for i in range(self.count)
+                for append in (_call(session, self.call_id(i)), _result(session, self.call_id(i)))
+            ]
+        calls = [_call(session, self.call_id(i)) for i in range(self.count)]
+        order = range(self.count) if self.pattern != "calls_reversed" else range(self.count - 1, -1, -1)
+        answers = [_result(session, self.call_id(i)) for i in order]
+        return calls if self.pattern == "calls" else calls + answers
+
+
+def _message(session: str, content: str) -> Append:
+    return Append(session, "user_message", {"content": content})
+
+
+def _call(session: str, call_id: str) -> Append:
+    return Append(session, "tool_call", {"call_id": call_id, "name": "search", "arguments": "{}"})
+
+
+def _result(session: str, call_id: str) -> Append:
+    return Append(session, "tool_result", {"call_id": call_id, "content": "ok"})
+
+
+Segment = Append | Block
+
+
+def flatten(program: list[Segment]) -> list[Append]:
+    """Every append of a program, in order."""
+    appends: list[Append] = []
+    for segment in program:
+        appends += segment.appends() if isinstance(segment, Block) else [segment]
+    return appends
+
+
+# --- drawing programs ----------------------------------------------------------------------
+@dataclass(frozen=True)
+class Style:
+    """What a task's programs may hold.
+
+    Attributes:
+        kinds: the menu of event kinds (repeat one to draw it more often).
+        singles: the most single appends.
+        blocks: the most blocks; 0 for none.
+        patterns: the block patterns allowed.
+        longest: the largest block count.
+        sessions: the most sessions in a family.
+        wrappers: how payloads may be passed.
+        odd: draw unusual texts, ids, extras and arguments (else plain ones only).
+        deep: extras may nest 60 deep.
+    """
+
+    kinds: tuple[str, ...] = KINDS
+    singles: int = 8
+    blocks: int = 1
+    patterns: tuple[str, ...] = PATTERNS
+    longest: int = 300
+    sessions: int = 4
+    wrappers: tuple[str, ...] = WRAPPERS
+    odd: bool = True
+    deep: bool = False
+
+
+@dataclass(frozen=True)
+class Intent:
+    """The choices behind one future single append, independent of every other one."""
+
+    session: int
+    kind: str
+    text: str
+    other: int
+    extras: dict[str, Any]
+    pick: int
+    wrapper: str
+    text_session: bool = False
+
+
+@dataclass(frozen=True)
+class BlockIntent:
+    """The choices behind one future block."""
+
+    pattern: str
+    count: int
+    session: int
+
+
+@st.composite
+def intents(draw: st.DrawFn, style: Style) -> Intent:
+    """One single append's choices, in few draws (each costs hypothesis the same): one for
+    the kind and the session (the kind the lowest digit), one for the small details (which
+    call, which name and arguments, how the payload is passed), then the text and extras."""
+    where = draw(st.integers(0, len(style.kinds) * style.sessions - 1))
+    session, kind = divmod(where, len(style.kinds))
+    details = draw(st.integers(0, 8 * 64 * len(style.wrappers) * 16 - 1))
+    details, pick = divmod(details, 8)
+    details, other = divmod(details, 64)
+    subclass, wrapper = divmod(details, len(style.wrappers))
+    odd = style.odd
+    return Intent(
+        session=session,
+        kind=style.kinds[kind],
+        text=alphabets.draw_text(draw) if odd else "hi",
+        other=other if odd else 0,
+        extras=draw(alphabets.extras(deep=style.deep)) if odd else {},
+        pick=pick,
+        wrapper=style.wrappers[wrapper],
+        text_session=odd and subclass == 15,
+    )
+
+
+@st.composite
+def block_intents(draw: st.DrawFn, style: Style) -> BlockIntent:
+    """One block's choices: its count mostly small, sometimes in the hundreds."""
+    bucket = draw(st.integers(0, 9))
+    if bucket < 5:
+        count = draw(st.integers(1, 12))
+    elif bucket < 8:
+        count = draw(st.integers(12, max(12, style.longest // 4)))
+    else:
+        count = draw(st.integers(max(12, style.longest // 4), style.longest))
+    return BlockIntent(
+        pattern=style.patterns[draw(alphabets.index(style.patterns))],
+        count=count,
+        session=draw(st.integers(0, style.sessions - 1)),
+    )
+
+
+@dataclass(frozen=True)
+class Program:
+    """The sessions an example uses, and its segments (valid, in order)."""
+
+    family: tuple[str, ...]
+    segments: tuple[Segment, ...]
+
+    def appends(self) -> list[Append]:
+        return flatten(list(self.segments))
+
+
+@functools.cache
+def _parts(style: Style, least: int) -> tuple[st.SearchStrategy[Any], ...]:
+    # Strategies are built once per style: hypothesis validates every new strategy object,
+    # which costs more than the draws themselves.
+    family = alphabets.session_family(style.sessions) if style.odd else st.just(["a", "b", "c"][: style.sessions])
+    singles = st.lists(intents(style), min_size=least, max_size=style.singles)
+    return family, singles, st.integers(0, style.blocks), block_intents(style)
+
+
+@st.composite
+def programs(draw: st.DrawFn, style: Style = Style(), least: int = 0) -> Program:
+    """A program: a session family, then singles and blocks in any order."""
+    family_strategy, singles, block_count, blocks = _parts(style, least)
+    family = draw(family_strategy)
+    items: list[Intent | BlockIntent] = draw(singles)
+    for _ in range(draw(block_count)):
+        at = draw(st.integers(0, len(items)))
+        items.insert(at, draw(blocks))
+    return materialise(family, items)
+
+
+def materialise(family: list[str], items: list[Intent | BlockIntent]) -> Program:
+    """Turn intents into valid segments, walking the model log to keep call ids paired."""
+    model = ModelLog()
+    segments: list[Segment] = []
+    for item in items:
+        if isinstance(item, BlockIntent):
+            segment: Segment = _block(family, item, len(segments))
+            model = model.extend(segment.appends())
+        else:
+            segment = single_on(family, item, model)
+            assert model.refusal(segment.session_id, segment.event_type, segment.payload) is None
+            model, _ = model.append(segment.session_id, segment.event_type, segment.payload)
+        segments.append(segment)
+    return Program(tuple(family), tuple(segments))
+
+
+def _block(family: list[str], item: BlockIntent, number: int) -> Block:
+    session = family[item.session % len(family)]
+    sessions = tuple(family) if item.pattern == "alternate" else (session,)
+    return Block(item.pattern, item.count, sessions, f"loop{number}")
+
+
+def single_on(family: list[str], intent: Intent, model: ModelLog) -> Append:
+    """The valid append ``intent`` makes on ``model``."""
+    session = family[intent.session % len(family)]
+    if intent.text_session:
+        session = Text(session)
+    kind = intent.kind
+    open_calls = model.calls_in(session, OPEN)
+    if kind == "tool_result" and not open_calls:
+        kind = "tool_call"  # nothing to answer yet: call something instead
+    if kind == "tool_call":
+        required = {
+            "call_id": _new_call_id(model, session, intent.pick),
+            "name": alphabets.NAMES[intent.other % len(alphabets.NAMES)],
+            "arguments": alphabets.ARGUMENTS[intent.other % len(alphabets.ARGUMENTS)],
+        }
+    elif kind == "tool_result":
+        required = {"call_id": open_calls[intent.pick % len(open_calls)], "content": intent.text}
+    else:
+        required = {"content": intent.text}
+    payload = {**intent.extras, **required}
+    append = Append(session, kind, payload, intent.wrapper)
+    return Append(session, kind, payload, intent.wrapper, features_of(model, append))
+
+
+def _new_call_id(model: ModelLog, session: str, pick: int) -> str:
+    """A call id the session has not used: often one another session used, or a twin (by
+    case, space or Unicode form) of one this session did use."""
+    used_here = {call for (owner, call) in model.calls if owner == session}
+    elsewhere = [call for (owner, call) in model.calls if owner != session and call not in used_here]
+    candidates = [
+        *(elsewhere[:1] if pick in (1, 2) else []),
+        *([alphabets.CALL_IDS[pick + 3]] if pick >= 3 else []),
+        *(alphabets.TWINS[pick % len(alphabets.TWINS)](call) for call in sorted(used_here)[:1]),
+    ]
+    for candidate in candidates:
+        if candidate and candidate not in used_here:
+            return candidate
+    number = 1
+    while f"call_{number}" in used_here:
+        number += 1
+    return f"call_{number}"
+
+
+def features_of(model: ModelLog, append: Append) -> tuple[str, ...]:
+    """The valid-but-unusual traits of one append on ``model`` (promise sub-ids)."""
+    payload, kind, session = append.payload, append.event_type, append.session_id
+    checks = (
+        ("mapping_payload", append.wrapper != "dict"),
+        ("text_subclass", type(session) is not str),
+        ("unusual_session_id", not session.isascii() or not session.isprintable() or session != session.strip()),
+        ("empty_content", payload.get("content") == ""),
+        ("unusual_text", _unusual(payload.get("content", ""))),
+        ("long_text", len(str(payload.get("content", ""))) > 4096),
+        ("arguments_not_json", kind == "tool_call" and not _is_json(payload["arguments"])),
+        ("unusual_call_id", kind in TOOL_TYPES and _unusual(payload["call_id"], spaces=True)),
+        ("unusual_name", kind == "tool_call" and _unusual(payload["name"], spaces=True)),
+        ("shared_call_id", kind == "tool_call" and _called_elsewhere(model, session, payload["call_id"])),
+        ("result_after_gap", kind == "tool_result" and _gap_before(model, session)),
+        ("extra_keys", bool(set(payload) - set(REQUIRED_KEYS[kind]))),
+    )
+    return tuple(name for name, present in checks if present)
+
+
+def _unusual(text: Any, spaces: bool = False) -> bool:
+    text = str(text)
+    return not text.isascii() or not text.isprintable() or (spaces and " " in text)
+
+
+def _is_json(text: str) -> bool:
+    import json
+
+    try:
+        json.loads(text)
+    except ValueError:
+        return False
+    return True
+
+
+def _called_elsewhere(model: ModelLog, session: str, call_id: str) -> bool:
+    return any(owner != session and call == call_id for (owner, call) in model.calls)
+
+
+def _gap_before(model: ModelLog, session: str) -> bool:
+    own = model.events_for(session)
+    return bool(own) and own[-1].type not in TOOL_TYPES
+
+
+def fresh_call_id(model: ModelLog, session: str) -> str:
+    """The first ``call_N`` the session has not used."""
+    number = 1
+    while model.call_state(session, f"call_{number}") != UNUSED:
+        number += 1
+    return f"call_{number}"
+
+
+def tagged(program: Program) -> Program:
+    """``program`` with every single append's unusual traits named (for hand-written ones)."""
+    model, segments = ModelLog(), []
+    for segment in program.segments:
+        if isinstance(segment, Append):
+            segment = Append(segment.session_id, segment.event_type, segment.payload, segment.wrapper,
+                             features_of(model, segment))  # fmt: skip
+            model, _ = model.append(segment.session_id, segment.event_type, segment.payload)
+        else:
+            model = model.extend(segment.appends())
+        segments.append(segment)
+    return Program(program.family, tuple(segments))

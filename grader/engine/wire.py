@@ -1,0 +1,51 @@
+"""Grader-built values as the kernel reads them (see :mod:`grader.kernel.wire`)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from types import MappingProxyType
+from typing import Any
+
+from grader.values import Text
+
+
+class Ref:
+    """A value the kernel keeps under ``name`` (a log, an event, a payload to change)."""
+
+    __slots__ = ("name",)
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    def __repr__(self) -> str:
+        return self.name
+
+
+def encode(value: Any) -> Any:
+    """``value`` for a request: plain data as it is, the rest tagged."""
+    if isinstance(value, Ref):
+        return ("$ref", value.name)
+    if isinstance(value, Text):
+        return ("$text", str.__str__(value))
+    if value is None or isinstance(value, str | bool | int | float | bytes):
+        return value
+    if isinstance(value, tuple):
+        return ("$tuple", [encode(item) for item in value])
+    if isinstance(value, list):
+        return [encode(item) for item in value]
+    if isinstance(value, dict):
+        return {key: encode(item) for key, item in value.items()}
+    if isinstance(value, MappingProxyType):
+        return ("$proxy", encode(dict(value)))
+    if isinstance(value, Mapping):
+        return ("$mapping", encode(dict(value)))
+    raise TypeError(f"cannot send a {type(value).__name__} to the learner's process")
+
+
+def wrapped(payload: dict[str, Any], wrapper: str) -> Any:
+    """The payload as ``wrapper`` says to pass it (see :data:`grader.engine.programs.WRAPPERS`)."""
+    if wrapper == "proxy":
+        return ("$proxy", encode(payload))
+    if wrapper == "mapping":
+        return ("$mapping", encode(payload))
+    return encode(payload)

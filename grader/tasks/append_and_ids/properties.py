@@ -1,0 +1,156 @@
+"""Task 1's properties: every event as the oracle says, and nothing changing what it should not.
+
+The boundary programs always run first: a session of 1,005 events (ids past 9, 99, 255 and
+999), three sessions that differ by case and a space taking turns for 260 events, and
+payloads nested 60 deep with tuples holding lists, passed as every kind of mapping.
+"""
+
+from __future__ import annotations
+
+from hypothesis import strategies as st
+
+from grader.engine.checks import Branching, add_probes, branchings, probes
+from grader.engine.plan import Plan
+from grader.engine.programs import Append, Block, Program, Style, programs, tagged
+from grader.engine.properties import Property
+from grader.engine.steps import EventVar, LogVar, Step
+from grader.values import Text
+
+STYLE = Style(singles=8, blocks=1, longest=300)
+#: Changing things in place is checked after every change: shorter programs, deeper data.
+SHORT = Style(singles=4, blocks=1, longest=40)
+
+
+def build(plan: Plan, program: Program, probe_each: bool = True) -> tuple[LogVar, list[LogVar], list[EventVar]]:
+    """Append the program; with ``probe_each``, probe each log when it is made and again
+    right after the next append to it (the probes at the end compare with these)."""
+    log = plan.create()
+    if probe_each:
+        add_probes(plan, log)
+    logs, events = [log], []
+    for segment in program.segments:
+        previous = log
+        if isinstance(segment, Block):
+            log = plan.block(log, segment)
+        else:
+            log, event = plan.append(log, segment)
+            events.append(event)
+        if probe_each:
+            add_probes(plan, previous)
+            add_probes(plan, log)
+        logs.append(log)
+    return log, logs, events
+
+
+def appends(plan: Plan, program: Program) -> None:
+    """Ids and fields of every event; every log, and every event returned, unchanged after."""
+    _, logs, events = build(plan, program)
+    for old in logs:
+        add_probes(plan, old)
+    for event in events:
+        plan.view(event, "append.old_log_unchanged")
+
+
+def branches(plan: Plan, example: Branching) -> None:
+    """Appending to an older log gives that log's next event and leaves every log as it was."""
+    _, logs, _ = build(plan, example.program, probe_each=False)
+    for old in logs:
+        add_probes(plan, old, "branches")
+    for base, append in example.branches:
+        branch, _ = plan.append(logs[base], append, role="branches")
+        add_probes(plan, branch, "branches")
+        add_probes(plan, branch, "branches")
+        for old in logs:
+            add_probes(plan, old, "branches")
+
+
+def caller_payload(plan: Plan, program: Program) -> None:
+    """Changing the mapping passed to append_event afterwards reaches nothing."""
+    log = plan.create()
+    kept: list[tuple[str, EventVar]] = []
+    for segment in program.segments:
+        if isinstance(segment, Block):
+            log = plan.block(log, segment)
+            continue
+        name = plan.make("p", segment.payload)
+        log, event = plan.append(log, segment, payload_ref=name)
+        kept.append((name, event))
+    reads = _looks(plan, log, [event for _, event in kept])
+    for name, _ in kept:
+        plan.mutate(name, name, [], ["deep"], reads, "append.caller_payload_copied")
+
+
+def payload_read_only(plan: Plan, program: Program) -> None:
+    """Changing what an event's payload holds reaches nothing later appends see."""
+    log, _, events = build(plan, program, probe_each=False)
+    reads = probes(plan, log)
+    for event in events:
+        path = [["a", "payload"]]
+        plan.mutate(event.name, f"{event.name}.payload", path, ["deep"], reads, "append.payload_read_only")
+
+
+def events_are_facts(plan: Plan, program: Program) -> None:
+    """Assigning to an event's attributes reaches nothing later appends see."""
+    log, _, events = build(plan, program, probe_each=False)
+    reads = probes(plan, log)
+    for event in events:
+        plan.mutate(event.name, event.name, [], ["attributes"], reads, "append.events_are_facts")
+
+
+def _looks(plan: Plan, log: LogVar, events: list[EventVar]) -> list[Step]:
+    views = plan.reads_of(lambda inner: [inner.view(e, "append.caller_payload_copied") for e in events])
+    return views + probes(plan, log)
+
+
+# --- the boundary programs ------------------------------------------------------------------
+def _deep(depth: int) -> object:
+    value: object = ["leaf", -0.0, 2**70, True]
+    for level in range(depth):
+        value = (value, []) if level % 3 == 0 else [value] if level % 3 == 1 else {"d": value}
+    return value
+
+
+FOUR = ("a", "b", "c", "d")
+#: Ids past 9, 99, 255 and 999 (taking turns: a long session is also a slow one to check).
+LONG = Program(FOUR, (Block("alternate", 1005, FOUR, "loop0"), Block("filler", 3, ("a",), "loop1")))
+TWINS = ("a", "A", "a ")
+TAKING_TURNS = Program(
+    TWINS,
+    (
+        Block("alternate", 260, TWINS, "loop0"),
+        Append("A", "tool_call", {"call_id": "call_1", "name": "get weather", "arguments": "not json"}),
+        Append("a", "tool_call", {"call_id": "call_1", "name": "search", "arguments": "{}"}),
+        Block("calls_reversed", 40, ("a ",), "loop3"),
+    ),
+)
+ODD_PAYLOADS = tagged(Program(
+    ("s", "é"),
+    (
+        Append("s", "user_message", {"content": "x" * 70_000, "meta": _deep(60)}, "proxy"),
+        Append(Text("é"), "assistant_message", {"content": "\r\n\x00\ud800\u202e", "": (["n"],)}, "mapping"),
+        Append("s", "tool_call", {"call_id": "Call 1", "name": "工具", "arguments": "", "n": -0.0}),
+        Append("s", "tool_result", {"call_id": "Call 1", "content": '{"n": 1}', "big": 2**70, "t": True}),
+    ),
+))
+SIBLINGS = Branching(
+    Program(("a", "b"), (Block("filler", 300, ("a",), "loop0"), Append("b", "user_message", {"content": "hi"}))),
+    ((0, Append("b", "user_message", {"content": "first"})), (1, Append("a", "user_message", {"content": "x"})),
+     (1, Append("b", "user_message", {"content": "y"}))),
+)  # fmt: skip
+
+PROMISES_SEEN = (
+    "append.returns_pair", "append.event_attributes", "append.event_ids", "append.event_fields",
+    "append.old_log_unchanged",
+)  # fmt: skip
+PROPERTIES = (
+    Property("appends", programs(STYLE), appends, 30, (LONG, TAKING_TURNS, ODD_PAYLOADS), PROMISES_SEEN),
+    Property("branches", branchings(STYLE), branches, 20, (SIBLINGS,), ("append.branches",)),
+    Property("caller_payload", programs(SHORT, least=1), caller_payload, 15, (ODD_PAYLOADS,),
+             ("append.caller_payload_copied",)),
+    Property("payload_read_only", programs(SHORT, least=1), payload_read_only, 12, (ODD_PAYLOADS,),
+             ("append.payload_read_only",)),
+    Property("events_are_facts", programs(SHORT, least=1), events_are_facts, 10, (),
+             ("append.events_are_facts",)),
+)  # fmt: skip
+
+__all__ = ["PROPERTIES", "st"]

@@ -1,0 +1,80 @@
+"""Task 3's properties: the list after every segment, on every log; twins of session ids;
+refused appends that must not open a session; results that are the caller's own.
+
+The boundary programs always run first: 300 sessions one after another (a cache of N
+sessions breaks), and eight ids that differ only by case, a prefix, a space, a separator or
+their Unicode form.
+"""
+
+from __future__ import annotations
+
+from hypothesis import strategies as st
+
+from grader.engine.checks import Branching, branchings
+from grader.engine.plan import Plan
+from grader.engine.programs import PATTERNS, SPREAD, Block, Program, Style, programs
+from grader.engine.properties import Property
+
+STYLE = Style(singles=8, blocks=2, longest=300, sessions=6, patterns=(*PATTERNS, SPREAD))
+SHORT = Style(singles=5, blocks=1, longest=40, sessions=4)
+CHANGED = "append.old_log_unchanged"
+#: Appended (and refused: an unknown type) between segments, each in a session of its own.
+REFUSED = ("refused", "system")
+
+
+def listing(plan: Plan, example: tuple[Program, int]) -> None:
+    """The list on the empty log and after each segment; bit ``i`` of the mask puts a refused
+    append in a new session before segment ``i``; every earlier list read again at the end."""
+    program, mask = example
+    log = plan.create()
+    logs = [log]
+    plan.list_sessions(log, repeat=CHANGED)
+    for index, segment in enumerate(program.segments):
+        if mask >> index & 1:
+            plan.list_sessions(log, repeat="append.refusal_leaves_no_trace")
+            plan.refuse(log, f"{REFUSED[0]}{index}", REFUSED[1], {"content": "hi"}, "unknown_type")
+            plan.list_sessions(log, repeat="append.refusal_leaves_no_trace")
+        log = plan.block(log, segment) if isinstance(segment, Block) else plan.append(log, segment)[0]
+        plan.list_sessions(log, repeat=CHANGED)
+        logs.append(log)
+    for old in logs:
+        plan.list_sessions(old, repeat=CHANGED)
+
+
+def branches(plan: Plan, example: Branching) -> None:
+    """A branch lists its base's sessions and its own, never a sibling's."""
+    log = plan.create()
+    logs = [log]
+    for segment in example.program.segments:
+        log = plan.block(log, segment) if isinstance(segment, Block) else plan.append(log, segment)[0]
+        logs.append(log)
+    for base, append in example.branches:
+        plan.list_sessions(logs[base], repeat="append.branches")
+        branch, _ = plan.append(logs[base], append)
+        plan.list_sessions(branch)
+        plan.list_sessions(logs[base], repeat="append.branches")
+
+
+def result_is_a_copy(plan: Plan, program: Program) -> None:
+    """Changing what list_sessions returned reaches nothing the next call returns (on an empty
+    log too)."""
+    log = plan.create()
+    for segment in program.segments:
+        log = plan.block(log, segment) if isinstance(segment, Block) else plan.append(log, segment)[0]
+    again = plan.reads_of(lambda inner: inner.list_sessions(log))
+    plan.list_sessions(log, keep="sessions").shown = True
+    plan.mutate("sessions", "sessions", [], ["shallow"], again, "list.result_is_a_copy")
+
+
+MANY = Program(("s",), (Block(SPREAD, 300, ("s",), "loop0"), Block("filler", 3, ("s150",), "loop1")))
+TWIN_IDS = ("a", "A", "ab", "a ", "é", "e\u0301", "a:b", "a\tb")
+TWINS = Program(TWIN_IDS, (Block("alternate", 16, TWIN_IDS, "loop0"),))
+EMPTY = Program(("a",), ())
+
+PROPERTIES = (
+    Property("listing", st.tuples(programs(STYLE), st.integers(0, 2**10 - 1)), listing, 35,
+             ((MANY, 0), (TWINS, 1), (EMPTY, 0)), ("list.sessions", CHANGED)),
+    Property("branches", branchings(SHORT), branches, 15, (), ("append.branches",)),
+    Property("result_is_a_copy", programs(SHORT), result_is_a_copy, 12, (EMPTY, TWINS),
+             ("list.result_is_a_copy",)),
+)  # fmt: skip

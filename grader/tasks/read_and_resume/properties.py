@@ -1,0 +1,147 @@
+"""Task 2's properties: reads at every id boundary, of every session and its twins, on every
+log (old ones and branches too), and results that are the caller's own.
+
+The boundary programs always run first: a session of 1,005 events read after 9, 99, 255,
+999 and 1,004; eight sessions whose ids differ by case, a prefix, a space, a separator or
+their Unicode form, interleaved; an empty log.
+"""
+
+from __future__ import annotations
+
+from grader.engine.alphabets import TWINS
+from grader.engine.checks import Branching, branchings, read_back
+from grader.engine.oracle import ModelLog
+from grader.engine.plan import Plan
+from grader.engine.programs import Append, Block, Program, Style, programs
+from grader.engine.properties import Property
+from grader.engine.steps import LogVar
+
+STYLE = Style(singles=8, blocks=2, longest=250, sessions=5)
+SHORT = Style(singles=5, blocks=1, longest=40)
+#: Id boundaries where hand-made numbering or caching tends to break.
+BOUNDARIES = (9, 10, 99, 100, 255, 256, 999, 1000)
+CHANGED = "append.old_log_unchanged"
+
+
+def afters(model: ModelLog, session: str) -> list[int | None]:
+    """``after_event_id`` values worth trying for one session of ``model``: the edges (0,
+    negative, past the end, huge), the session's own last ids, another session's id, and the
+    boundaries (9, 99, 255, 999, ...) where hand-made numbering breaks. A long session is
+    read in full twice only; its other reads return a few events each."""
+    own = [event.event_id for event in model.events_for(session)]
+    top = len(model.events)
+    values: set[int | None] = {None, -1, top + 1, 10**12, -(10**12)}
+    near_end = own[-1] - 40 if len(own) > 50 else 0
+    values |= {boundary for boundary in BOUNDARIES if near_end <= boundary <= top}
+    if own:
+        values |= {own[-1], own[-1] - 1}
+        if len(own) <= 50:
+            values |= {0, own[0], own[0] - 1, own[len(own) // 2]}
+    others = [event.event_id for event in model.events if event.session_id != session and event.event_id > near_end]
+    if others:
+        values |= {others[0], others[-1]}
+    return sorted(values, key=lambda value: -(10**13) if value is None else value)
+
+
+def unused_twins(model: ModelLog, family: tuple[str, ...]) -> list[str]:
+    """Ids a step away from the sessions in use (by case, a space, a prefix...) that have no
+    events: reading them must give nothing."""
+    used = set(model.sessions())
+    twins = []
+    for session in family[:2]:
+        for twin in TWINS[:6]:
+            candidate = twin(session)
+            if candidate and candidate not in used and candidate not in twins:
+                twins.append(candidate)
+    return twins[:4]
+
+
+def build(plan: Plan, program: Program) -> tuple[LogVar, list[LogVar]]:
+    """Append the program; after each segment, read the session it appended to (a read the
+    end repeats, to catch a log that changed)."""
+    log = plan.create()
+    logs = [log]
+    for segment in program.segments:
+        if isinstance(segment, Block):
+            log = plan.block(log, segment)
+        else:
+            log, _ = plan.append(log, segment)
+        session = segment.sessions[0] if isinstance(segment, Block) else segment.session_id
+        plan.read_events(log, session, repeat=CHANGED)
+        logs.append(log)
+    return log, logs
+
+
+def reads(plan: Plan, program: Program) -> None:
+    """Every session (and ids next to them) read after every id worth trying."""
+    log, logs = build(plan, program)
+    for session in [*program.family, *unused_twins(log.model, program.family)]:
+        for after in afters(log.model, session):
+            plan.read_events(log, session, after)
+    for old, segment in zip(logs[1:], program.segments, strict=True):
+        session = segment.sessions[0] if isinstance(segment, Block) else segment.session_id
+        plan.read_events(old, session, repeat=CHANGED)
+
+
+def branches(plan: Plan, example: Branching) -> None:
+    """Reads of a branch hold its base's events and its own, and nothing of its siblings."""
+    _, logs = build(plan, example.program)
+    sessions = list(example.program.family)
+    for base, append in example.branches:
+        for session in sessions:
+            plan.read_events(logs[base], session, repeat="append.branches")
+        branch, _ = plan.append(logs[base], append)
+        for session in dict.fromkeys([*sessions, append.session_id]):
+            plan.read_events(branch, session)
+            plan.read_events(logs[base], session, repeat="append.branches")
+
+
+def results_are_copies(plan: Plan, program: Program) -> None:
+    """Changing what a read returned (the sequence, or the payloads in it) reaches nothing:
+    for empty results too (an unknown session, an id past the end, an empty log)."""
+    log, _ = build(plan, program)
+    sessions = [*program.family[:3], "nobody"]
+    again = read_back(plan, log, sessions, "get_events_for_session")
+    for number, session in enumerate(sessions, start=1):
+        name = plan.name(f"read{number}")
+        after = len(log.model.events) + 1 if session == "nobody" else None
+        plan.read_events(log, session, after, keep=name).shown = True
+        for modes in (["shallow"], ["deep"]):
+            plan.mutate(name, name, [], modes, again, "read.result_is_a_copy")
+
+
+def appended_values(plan: Plan, program: Program) -> None:
+    """What append_event took and gave can be changed by its caller without reaching a read:
+    the mapping passed in, the payload of the event returned, its attributes."""
+    log = plan.create()
+    kept = []
+    for segment in program.segments:
+        if isinstance(segment, Block):
+            log = plan.block(log, segment)
+            continue
+        name = plan.make("p", segment.payload)
+        log, event = plan.append(log, segment, payload_ref=name)
+        kept.append((name, event))
+    again = read_back(plan, log, list(program.family), "get_events_for_session")
+    for name, event in kept:
+        plan.mutate(name, name, [], ["deep"], again, "append.caller_payload_copied")
+        plan.mutate(event.name, f"{event.name}.payload", [["a", "payload"]], ["deep"], again,
+                    "append.payload_read_only")  # fmt: skip
+        plan.mutate(event.name, event.name, [], ["attributes"], again, "append.events_are_facts")
+
+
+# --- the boundary programs ------------------------------------------------------------------
+LONG = Program(("a", "b"), (Block("filler", 1005, ("a",), "loop0"), Append("b", "user_message", {"content": "b"})))
+TWIN_IDS = ("a", "A", "ab", "a ", "é", "e\u0301", "a:b", "a\tb")
+TWIN_SESSIONS = Program(TWIN_IDS, (Block("alternate", 40, TWIN_IDS, "loop0"),))
+EMPTY = Program(("a",), ())
+
+PROPERTIES = (
+    Property("reads", programs(STYLE), reads, 35, (LONG, TWIN_SESSIONS, EMPTY),
+             ("read.session_only", "read.after", CHANGED)),
+    Property("branches", branchings(SHORT), branches, 15, (), ("append.branches",)),
+    Property("results_are_copies", programs(SHORT), results_are_copies, 15, (EMPTY, TWIN_SESSIONS),
+             ("read.result_is_a_copy",)),
+    Property("appended_values", programs(SHORT, least=1), appended_values, 12, (),
+             ("append.caller_payload_copied", "append.payload_read_only", "append.events_are_facts")),
+)  # fmt: skip

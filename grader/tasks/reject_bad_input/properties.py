@@ -1,0 +1,167 @@
+"""Task 5's properties: refusals in the middle of long histories, each leaving no trace, and
+unusual valid appends accepted.
+
+The tables always run: every bad append that needs no history (unhashable event types among
+them), and odd but valid programs (a result 300 events after its call, ids with spaces, an
+extra ``call_id`` key on a message, a session id that is a subclass of ``str``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from hypothesis import strategies as st
+
+from grader.engine.oracle import OPEN, ModelLog
+from grader.engine.plan import Plan
+from grader.engine.programs import Append, Block, Program, Style, programs, tagged
+from grader.engine.properties import Property
+from grader.engine.steps import LogVar
+from grader.tasks.reject_bad_input.bad_input import (
+    BAD_SESSIONS,
+    BAD_TYPES,
+    NOT_MAPPINGS,
+    WRONG_VALUES,
+    BadAppend,
+    call_trouble,
+    history_free,
+)
+from grader.values import ReadOnlyMapping, Text
+
+TOOL_HEAVY = ("tool_call", "tool_result", "user_message", "tool_result", "assistant_message")
+STYLE = Style(kinds=TOOL_HEAVY, singles=8, blocks=2, longest=300)
+ODD = Style(singles=8, blocks=1, longest=300)
+NO_TRACE = "append.refusal_leaves_no_trace"
+
+
+def _build(plan: Plan, program: Program) -> LogVar:
+    log = plan.create()
+    for segment in program.segments:
+        log = plan.block(log, segment) if isinstance(segment, Block) else plan.append(log, segment)[0]
+    return log
+
+
+def refuse_all(plan: Plan, log: LogVar, rows: list[BadAppend], sessions: list[str]) -> None:
+    """Each bad append, then a look for what it may have left: a new event in its session (or
+    in any session: after the log's last id, so each look costs nothing when it is right),
+    then every session read whole again, as it read before any of them."""
+    for session in sessions:
+        plan.read_events(log, session, repeat=NO_TRACE)
+    last = len(log.model.events)
+    for row in rows:
+        plan.refuse(log, row.session_id, row.event_type, row.payload, row.reason)
+        named = [row.session_id] if isinstance(row.session_id, str) and row.session_id else [""]
+        for session in dict.fromkeys([*named, *sessions]):
+            plan.read_events(log, session, after=last, repeat=NO_TRACE)
+    for session in sessions:
+        plan.read_events(log, session, repeat=NO_TRACE)
+    _traces(plan, log, rows)
+
+
+def _traces(plan: Plan, log: LogVar, rows: list[BadAppend]) -> None:
+    """Appends a refused call would have spoiled: the next id, a call id the refused call
+    named, a result for an open call a refused result named."""
+    model = log.model
+    follow = [Append("next", "user_message", {"content": "next"})]
+    for row in rows:
+        call_id = row.payload.get("call_id") if isinstance(row.payload, dict) else None
+        session = row.session_id
+        if not (isinstance(session, str) and session and isinstance(call_id, str) and call_id):
+            continue
+        if row.event_type == "tool_call" and model.call_state(session, call_id) == "unused":
+            follow.append(Append(session, "tool_call", {"call_id": call_id, "name": "search", "arguments": "{}"}))
+        if row.event_type == "tool_result" and call_id in model.calls_in(session, OPEN):
+            follow.append(Append(session, "tool_result", {"call_id": call_id, "content": "ok"}))
+    unique = {repr((a.session_id, a.event_type, a.payload)): a for a in follow}
+    for append in unique.values():
+        if model.refusal(append.session_id, append.event_type, append.payload) is None:
+            plan.append(log, append, role="refusal_leaves_no_trace")
+
+
+def refusals(plan: Plan, example: tuple[Program, int]) -> None:
+    """After a long history, one bad append of each kind it makes possible: each raises
+    ValueError and leaves no trace."""
+    program, pick = example
+    log = _build(plan, program)
+    sessions = list(program.family)
+    rows = call_trouble(log.model, sessions, pick) + history_free(sessions[pick % len(sessions)], log.model, pick)
+    refuse_all(plan, log, rows, sessions)
+
+
+def acceptance(plan: Plan, program: Program) -> None:
+    """Every valid append, however unusual, is accepted (and read back as it was given)."""
+    log = _build(plan, program)
+    for session in program.family:
+        plan.read_events(log, session)
+
+
+def refusal_table(plan: Plan, _: object) -> None:
+    """Every bad append that needs no history, on an empty log and next to an open call."""
+    empty = plan.create()
+    model = ModelLog()
+    rows = [row for pick in range(max(len(BAD_TYPES), len(BAD_SESSIONS), len(NOT_MAPPINGS), len(WRONG_VALUES)))
+            for row in history_free("a", model, pick)]  # fmt: skip
+    refuse_all(plan, empty, _unique(rows), ["a"])
+    opened, _ = plan.append(empty, Append("a", "tool_call", {"call_id": "call_1", "name": "search", "arguments": "{}"}))
+    rows = [row for pick in range(8) for row in history_free("a", opened.model, pick)]
+    refuse_all(plan, opened, _unique(rows), ["a"])
+
+
+def _unique(rows: list[BadAppend]) -> list[BadAppend]:
+    seen, unique = set(), []
+    for row in rows:
+        key = repr((row.session_id, row.event_type, row.payload))
+        if key not in seen:
+            seen.add(key)
+            unique.append(row)
+    return unique
+
+
+def _call(session: str, call_id: str, name: str = "search", arguments: str = "{}") -> Append:
+    return Append(session, "tool_call", {"call_id": call_id, "name": name, "arguments": arguments})
+
+
+def _result(session: str, call_id: str, content: str = "42") -> Append:
+    return Append(session, "tool_result", {"call_id": call_id, "content": content})
+
+
+def _odd(*appends: Append) -> Program:
+    family = tuple(dict.fromkeys(str(a.session_id) for a in appends)) or ("a",)
+    return tagged(Program(family, appends))
+
+
+#: Small programs, each ending in one valid but unusual append, run one by one so that a
+#: refusal shows with the shortest history that explains it.
+ODD_PROGRAMS: tuple[Program, ...] = (
+    _odd(Append("a", "user_message", {"content": ""})),
+    _odd(Append("a b", "user_message", {"content": "hi"})),
+    _odd(Append(Text("a"), "user_message", {"content": "hi"})),
+    _odd(Append("é\x00\u202e", "user_message", {"content": "\x00\r\n\ud800"})),
+    _odd(Append("a", "user_message", {"content": "x" * 70_000})),
+    _odd(Append("a", "assistant_message", {"content": "hi", "call_id": "c1"}), _call("a", "c1")),
+    _odd(Append("a", "user_message", {"content": "hi", "meta": {"k": [1, 2]}}, "proxy")),
+    _odd(_call("a", "call 1", "get weather", "not json")),
+    _odd(_call("a", "呼叫", "工具", "")),
+    tagged(Program(("a",), (_call("a", "c1"), _call("a", "C1"), _call("a", "c1 "), _result("a", "C1")))),
+    tagged(Program(("a", "b"), (_call("a", "c1"), _result("a", "c1"), _call("b", "c1"), _result("b", "c1")))),
+    tagged(Program(("a:b", "a"), (_call("a:b", "c"), _call("a", "b:c"), _result("a", "b:c"), _result("a:b", "c")))),
+    tagged(Program(("a",), (_call("a", "c1"), Block("filler", 300, ("a",), "loop1"), _result("a", "c1")))),
+    tagged(Program(("a",), (Block("calls", 40, ("a",), "loop0"), _result("a", "loop0_0"), _result("a", "loop0_39")))),
+    tagged(Program(("a",), (_call("a", "c1"), Append("a", "tool_result", {"call_id": "c1", "content": ""}, "mapping")))),
+)
+
+
+def acceptance_table(plan: Plan, _: object) -> None:
+    for program in ODD_PROGRAMS:
+        _build(plan, program)
+
+
+PROPERTIES = (
+    Property("acceptance_table", st.just(None), acceptance_table, 1, (), ("append.accepts_valid",)),
+    Property("acceptance", programs(ODD, least=1), acceptance, 30, (), ("append.accepts_valid",)),
+    Property("refusal_table", st.just(None), refusal_table, 1, (), ("append.refuses_bad_input", NO_TRACE)),
+    Property("refusals", st.tuples(programs(STYLE, least=1), st.integers(0, 63)), refusals, 40, (),
+             ("append.refuses_bad_input", NO_TRACE)),
+)  # fmt: skip
+
+__all__ = ["PROPERTIES", "ReadOnlyMapping", "Any"]

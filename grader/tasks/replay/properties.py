@@ -1,0 +1,125 @@
+"""Task 4's properties: replays of tool-heavy sessions (runs of calls past any cap, other
+sessions' events inside a run, empty assistant messages before calls, extra keys named like
+a message's own), of old logs and sibling branches, and replays that are fresh every time.
+
+The boundary programs always run first: a run of 120 calls answered in reverse, calls of two
+sessions interleaved, an empty assistant message followed by calls, results that are JSON.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from grader.engine.checks import Branching, branchings
+from grader.engine.judge import Context
+from grader.engine.oracle import message_for, replay_of
+from grader.engine.plan import Plan
+from grader.engine.programs import Append, Block, Program, Style, programs
+from grader.engine.properties import Property
+from grader.engine.steps import LogVar
+
+KINDS = ("user_message", "assistant_message", "tool_call", "tool_result", "tool_call", "tool_call")
+PATTERNS = ("calls", "calls_answered", "calls_reversed", "pairs", "filler", "alternate")
+STYLE = Style(kinds=KINDS, singles=8, blocks=2, patterns=PATTERNS, longest=150)
+SHORT = Style(kinds=KINDS, singles=5, blocks=1, patterns=PATTERNS, longest=30)
+CHANGED = "append.old_log_unchanged"
+
+
+def diagnosis(log: LogVar, session: str) -> Callable[[Any, Any, Context], str]:
+    """Which rule a wrong replay most plausibly broke: leaked sessions, runs, or the mapping."""
+
+    def diagnose(got: Any, expected: Any, context: Context) -> str:
+        model = log.model
+        own = model.events_for(session)
+        if not own:
+            return "replay.isolated"
+        mine = [message_for(e.type, e.payload) for e in own]
+        others = [message_for(e.type, e.payload) for e in model.events if e.session_id != session]
+        if isinstance(got, list) and any(m not in mine and m not in expected and m in others for m in got):
+            return "replay.isolated"
+        if got == replay_of([(e.type, e.payload) for e in own], merge_runs=False):
+            return "replay.merge"
+        if isinstance(got, list):
+            for message, wanted in zip(got, expected, strict=False):
+                if message != wanted:
+                    return "replay.merge" if _run(message) or _run(wanted) else "replay.mapping"
+        return "replay.merge" if any(_run(m) for m in expected) else "replay.mapping"
+
+    return diagnose
+
+
+def _run(message: Any) -> bool:
+    calls = message.get("tool_calls") if isinstance(message, dict) else None
+    return isinstance(calls, list) and len(calls) > 1
+
+
+def build(plan: Plan, program: Program) -> tuple[LogVar, list[LogVar]]:
+    log = plan.create()
+    logs = [log]
+    for segment in program.segments:
+        log = plan.block(log, segment) if isinstance(segment, Block) else plan.append(log, segment)[0]
+        session = segment.sessions[0] if isinstance(segment, Block) else segment.session_id
+        plan.replay(log, session, repeat=CHANGED, diagnose=diagnosis(log, session))
+        logs.append(log)
+    return log, logs
+
+
+def messages(plan: Plan, program: Program) -> None:
+    """Every session (and one nobody used) replayed; every earlier replay repeated."""
+    log, logs = build(plan, program)
+    for session in [*program.family, "nobody"]:
+        plan.replay(log, session, diagnose=diagnosis(log, session))
+    for old, segment in zip(logs[1:], program.segments, strict=True):
+        session = segment.sessions[0] if isinstance(segment, Block) else segment.session_id
+        plan.replay(old, session, repeat=CHANGED, diagnose=diagnosis(old, session))
+
+
+def branches(plan: Plan, example: Branching) -> None:
+    """Sibling branches (often of the same length) replay to their own messages."""
+    _, logs = build(plan, example.program)
+    made = []
+    for base, append in example.branches:
+        branch, _ = plan.append(logs[base], append)
+        made.append((branch, append.session_id))
+    for branch, session in made:
+        plan.replay(branch, session, diagnose=diagnosis(branch, session))
+    for number, log in enumerate(logs):
+        for session in example.program.family[:2]:
+            plan.replay(log, session, repeat="append.branches", diagnose=diagnosis(log, session))
+        if number > 4:
+            break
+
+
+def fresh(plan: Plan, program: Program) -> None:
+    """Changing what a replay returned, at any depth, never shows in the next replay."""
+    log, _ = build(plan, program)
+    for number, session in enumerate([*program.family[:3], "nobody"], start=1):
+        name = plan.name(f"messages{number}")
+        again = plan.reads_of(lambda inner, session=session: inner.replay(log, session))
+        plan.replay(log, session, keep=name).shown = True
+        plan.mutate(name, name, [], ["deep"], again, "replay.fresh")
+
+
+def _call(session: str, call_id: str, name: str = "search") -> Append:
+    return Append(session, "tool_call", {"call_id": call_id, "name": name, "arguments": "{}"})
+
+
+LONG_RUN = Program(("a",), (Block("calls_reversed", 120, ("a",), "loop0"),))
+INTERLEAVED = Program(("a", "b"), (
+    _call("a", "c1"), _call("b", "c1"), _call("a", "c2"), Append("b", "user_message", {"content": "b"}),
+    _call("a", "c3"), Append("a", "tool_result", {"call_id": "c2", "content": '{"ok": true}'}),
+))  # fmt: skip
+EMPTY_THEN_CALLS = Program(("a",), (
+    Append("a", "assistant_message", {"content": "", "name": "bot", "tool_calls": []}),
+    _call("a", "c1"), _call("a", "c2"),
+    Append("a", "tool_result", {"call_id": "c1", "content": "null", "role": "x", "tool_call_id": "y"}),
+    Append("a", "assistant_message", {"content": ""}), _call("a", "c3"),
+))  # fmt: skip
+
+PROPERTIES = (
+    Property("messages", programs(STYLE), messages, 40, (LONG_RUN, INTERLEAVED, EMPTY_THEN_CALLS),
+             ("replay.mapping", "replay.merge", "replay.isolated", CHANGED)),
+    Property("branches", branchings(SHORT), branches, 15, (), ("append.branches",)),
+    Property("fresh", programs(SHORT), fresh, 15, (EMPTY_THEN_CALLS,), ("replay.fresh",)),
+)  # fmt: skip
