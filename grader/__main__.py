@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from grader.cli import main
+from grader.frontends.cli import main
 
-# Guarded: where worker processes are spawned rather than forked, they re-import this module.
+# Guarded: where processes are spawned rather than forked, they import this module again.
 if __name__ == "__main__":
     raise SystemExit(main())

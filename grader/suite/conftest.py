@@ -6,16 +6,12 @@ import os
 
 import pytest
 
-from grader import messages
-from grader.cli import TARGET_ENV
+from grader.frontends.cli import TARGET_ENV
+from grader.i18n import text
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
-    parser.addoption(
-        "--target",
-        default=None,
-        help=messages.PYTEST_TARGET.format(env=TARGET_ENV),
-    )
+    parser.addoption("--target", default=None, help=text("cli.pytest_target", env=TARGET_ENV))
 
 
 @pytest.fixture(scope="session")
