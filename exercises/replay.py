@@ -21,13 +21,16 @@ def replay_session(log: Any, session_id: str) -> Sequence[dict[str, Any]]:
     - tool_result       -> ``{"role": "tool", "tool_call_id": call_id, "content": c}``
 
     Promises:
-        - Each event becomes exactly the message shown above, oldest first.
+        - Each event becomes exactly the message shown above, oldest first: those keys and no
+          others (extra payload keys stay out), every string as it was stored (never parsed).
         - Consecutive tool_call events of the session become one assistant message whose
-          tool_calls keep their order; any other event of the session ends the run.
+          tool_calls keep their order, however many there are; any other event of the same
+          session ends the run (an assistant message too, even an empty one), events of other
+          sessions do not.
         - Only this session's events count: a session without events replays to an empty
           sequence.
-        - Every call builds fresh objects: a caller who edits the returned messages does not
-          change what the next replay returns.
+        - Every call builds fresh objects: a caller who edits the returned messages, at any
+          depth, does not change what the next replay returns.
 
     Why: the log stores what happened; replay derives the state a model needs. After a crash,
     recovering a conversation is nothing more than replaying it.

@@ -13,12 +13,13 @@ def get_events_for_session(log: Any, session_id: str, after_event_id: int = 0) -
     asks for everything after 4 and misses nothing.
 
     Promises:
-        - Only this session's events, oldest first: other sessions' events never leak in
-          (session ids are compared exactly: "a" is not "A" and not "ab").
+        - Only this session's events, oldest first, each as append_event returned it: other
+          sessions' events never leak in (session ids are compared exactly: "a" is not "A",
+          not "ab", not "a " and not the same letters written in another Unicode form).
         - Exactly the events whose event_id is greater than after_event_id, whatever
           after_event_id is (0, negative, an id of another session, larger than any id).
-        - The sequence returned is the caller's own (a tuple is simplest): changing it
-          changes nothing in the log.
+        - The sequence returned is the caller's own (a tuple is simplest): changing it, or
+          the payloads of the events in it, changes nothing in the log, also when it is empty.
 
     Example:
         >>> log = create_event_log()
@@ -40,7 +41,7 @@ def list_sessions(log: Any) -> Sequence[str]:
         - Every session that has events, each once, in the order of its first event (none
           for an empty log; a session whose only append was refused has no events).
         - The sequence returned is the caller's own: changing it changes nothing the next
-          call returns.
+          call returns, also when it is empty.
 
     Example:
         >>> log = create_event_log()

@@ -8,7 +8,6 @@ refused append leaves no trace: no id used up, no log changed.
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
@@ -94,9 +93,10 @@ def check_session_id(session_id: object) -> None:
 def checked_payload(event_type: str, payload: object) -> Mapping[str, Any]:
     """Check the payload's required keys and return a frozen copy of it to store.
 
-    ``dict(payload)`` first, because any mapping is a valid payload and ``copy.deepcopy``
-    cannot copy some of them (a ``MappingProxyType``); the deep copy then makes sure that a
-    caller who changes their dict, nested lists included, changes nothing here.
+    Any mapping is a valid payload, so it is read through the ``Mapping`` interface only.
+    :func:`freeze` builds new containers at every level, which makes the stored copy
+    independent of the caller's: changing their mapping, or a list nested in it, later
+    changes nothing here.
     """
     if not isinstance(payload, Mapping):
         raise AppendRefused(f"payload must be a mapping, got {type(payload).__name__}")
@@ -106,22 +106,22 @@ def checked_payload(event_type: str, payload: object) -> Mapping[str, Any]:
             raise AppendRefused(f"{event_type} payload[{key!r}] must be a string, got {value!r}")
         if must_be_non_empty and not value:
             raise AppendRefused(f"{event_type} payload[{key!r}] must not be empty")
-    frozen: Mapping[str, Any] = freeze(copy.deepcopy(dict(payload)))
+    frozen: Mapping[str, Any] = freeze(payload)
     return frozen
 
 
 def freeze(value: Any) -> Any:
-    """A read-only version of ``value``: dicts become read-only mappings, lists tuples.
+    """A read-only copy of ``value``: mappings become read-only mappings, lists and tuples
+    tuples, at every depth; strings, numbers, booleans and None are immutable already.
 
     A ``MappingProxyType`` over a dict only blocks changes at the top: a nested list inside it
-    could still be appended to. Freezing every level means nothing a reader gets can change.
+    could still be appended to. Freezing every level means nothing a reader gets can change,
+    and building every container anew means nothing the writer keeps can reach the log.
     """
     if isinstance(value, Mapping):
         return MappingProxyType({key: freeze(item) for key, item in value.items()})
     if isinstance(value, list | tuple):
         return tuple(freeze(item) for item in value)
-    if isinstance(value, set | frozenset):
-        return frozenset(freeze(item) for item in value)
     return value
 
 
