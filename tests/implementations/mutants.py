@@ -142,8 +142,8 @@ MUTANTS: tuple[Mutant, ...] = (
     Mutant(
         "payload_proxy_nested_leak",
         "c04_mappingproxy",
-        "append_and_ids",
-        "event.payload returns the stored read-only proxy: writing a key fails, but a nested list inside it can still be changed, and that change reaches the log.",
+        "read_and_resume",
+        "event.payload returns the stored read-only proxy: writing a key fails, but a nested list inside it can still be changed, and that change reaches the log. Only a read shows it (task 1 has no reader: nothing else in the log depends on a nested list).",
         (
             (
                 "        return MappingProxyType(copy.deepcopy(dict(self.stored_payload)))\n",

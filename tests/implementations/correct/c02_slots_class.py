@@ -65,7 +65,7 @@ def create_event_log() -> EventLog:
 def _validate(log: EventLog, session_id: Any, event_type: Any, payload: Any) -> None:
     if not isinstance(event_type, str) or event_type not in TEXT_KEYS:
         raise ValueError(f"unknown event type {event_type!r}")
-    if type(session_id) is not str or session_id == "":
+    if not isinstance(session_id, str) or session_id == "":
         raise ValueError("session_id must be a non-empty string")
     if not isinstance(payload, Mapping):
         raise ValueError("payload must be a mapping")
