@@ -51,7 +51,9 @@ def grade(
     try:
         launcher = isolation.choose(settings.isolation)
     except isolation.Unavailable as unavailable:
-        return unloaded(Said(unavailable.reason, {"path": unavailable.detail}), Verdict.IMPORT_ERROR)
+        return unloaded(
+            Said(unavailable.reason, {"path": unavailable.detail}), Verdict.IMPORT_ERROR
+        )
     try:
         source = workspace.resolve(target)
         workspace.create(source).remove()  # refuse what cannot be copied before any child starts
@@ -78,7 +80,9 @@ def _lanes(lanes: int | None, settings: Settings) -> int:
         return lanes
     if settings.lanes:
         return settings.lanes
-    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+    cores = (
+        len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+    )
     return max(1, min(2, cores))
 
 

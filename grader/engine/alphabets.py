@@ -105,7 +105,9 @@ def session_family(draw: st.DrawFn, most: int = 4) -> list[str]:
         if how == 0 or not family:
             candidate = SESSION_BASES[choice % len(SESSION_BASES)]
         elif how == 3:
-            candidate = "".join(chr(0x20 + (choice * 7 + n * 13) % 0x2F0) for n in range(1 + choice % 6))
+            candidate = "".join(
+                chr(0x20 + (choice * 7 + n * 13) % 0x2F0) for n in range(1 + choice % 6)
+            )
         else:
             base = family[choice % len(family)]
             candidate = TWINS[(choice // 4) % len(TWINS)](base)

@@ -16,7 +16,16 @@ from hypothesis import strategies as st
 
 from grader.engine.oracle import OPEN, ModelLog
 from grader.engine.plan import Plan
-from grader.engine.programs import Append, Block, Intent, Program, Style, intents, programs, single_on
+from grader.engine.programs import (
+    Append,
+    Block,
+    Intent,
+    Program,
+    Style,
+    intents,
+    programs,
+    single_on,
+)
 from grader.engine.steps import AppendStep, LogVar, Step
 
 
@@ -34,7 +43,9 @@ def probes(plan: Plan, log: LogVar, role: str = "old_log_unchanged") -> list[Ste
     for session in sessions:
         open_calls = model.calls_in(session, OPEN)
         if open_calls:
-            appends.append(Append(session, "tool_result", {"call_id": open_calls[0], "content": "probe"}))
+            appends.append(
+                Append(session, "tool_result", {"call_id": open_calls[0], "content": "probe"})
+            )
         if model.call_state(session, "changed") == "unused":
             payload = {"call_id": "changed", "name": "probe", "arguments": "{}"}
             appends.append(Append(session, "tool_call", payload))
@@ -42,7 +53,9 @@ def probes(plan: Plan, log: LogVar, role: str = "old_log_unchanged") -> list[Ste
     for number, append in enumerate(appends):
         _, event = model.append(append.session_id, append.event_type, append.payload)
         key = ("probe", log.name, number, role)
-        steps.append(AppendStep(log, append, event, None, None, plan.strict, role, shown=False, key=key))
+        steps.append(
+            AppendStep(log, append, event, None, None, plan.strict, role, shown=False, key=key)
+        )
     return steps
 
 
@@ -81,7 +94,9 @@ def branchings(draw: st.DrawFn, style: Style, most: int = 3) -> Branching:
     program = draw(programs(style, least=1))
     models = [ModelLog()]
     for segment in program.segments:
-        models.append(models[-1].extend(segment.appends() if isinstance(segment, Block) else [segment]))
+        models.append(
+            models[-1].extend(segment.appends() if isinstance(segment, Block) else [segment])
+        )
     branches = []
     for _ in range(draw(st.integers(1, most))):
         base = draw(st.integers(0, len(program.segments)))

@@ -126,7 +126,9 @@ def same(observed: Any, expected: Any) -> bool:
         return (
             isinstance(observed, Mapping)
             and len(observed) == len(expected)
-            and all(key in observed and same(observed[key], value) for key, value in expected.items())
+            and all(
+                key in observed and same(observed[key], value) for key, value in expected.items()
+            )
         )
     return bool(observed == expected)
 
@@ -197,9 +199,7 @@ def _escaped(char: str) -> str:
     category = unicodedata.category(char)
     # Control and format characters (the direction overrides among them), lone surrogates,
     # and unassigned or private characters are written as escapes: shown, never obeyed.
-    if category in ("Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp") or (
-        category == "Zs" and char != " "
-    ):
+    if category in ("Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp") or (category == "Zs" and char != " "):
         code = ord(char)
         if code <= 0xFF:
             return f"\\x{code:02x}"

@@ -47,7 +47,7 @@ def grade(
         graded = _grade_lane(tasks, learner)
     if isinstance(graded, LoadFailure):
         return Report(target, (), asked, max_score, isolation, graded.said, graded.verdict,
-                      notes=())  # fmt: skip
+                      graded.reports)  # fmt: skip
     results, reports, faults = graded
     results = [_with_grader_faults(result, faults) for result in results]
     if reports:
@@ -61,19 +61,28 @@ LaneResult = tuple[list[TaskResult], list[dict[str, str]], list[str]]
 
 def _grade_lane(tasks: Sequence[Task], make: Callable[[], Learner]) -> LaneResult | LoadFailure:
     learner = make()
+    results: list[TaskResult] = []
     try:
-        learner.load()
-        results = [grade_task(task, learner) for task in tasks]
+        for task in tasks:
+            results.append(grade_task(task, learner))
     except LoadFailure as failure:
         if learner.reports:
-            return LoadFailure(Said("load.tampered"), Verdict.TAMPERED)
-        return failure
+            return LoadFailure(Said("load.tampered"), Verdict.TAMPERED, tuple(learner.reports))
+        if not results:
+            return failure
+        # It loaded once and not again (it depends on what its own earlier run left behind):
+        # the tasks still to grade are errors, the ones graded keep their verdicts.
+        reloaded = Failure(f"cause.{Cause.RELOAD.value}", Status.ERROR, outcome=(failure.said,))
+        results += [TaskResult(task.id, task.number, task.points, Status.ERROR, reloaded)
+                    for task in tasks[len(results):]]  # fmt: skip
     finally:
         learner.close()
     return results, learner.reports, learner.faults
 
 
-def _in_lanes(tasks: Sequence[Task], make: Callable[[], Learner], lanes: int) -> LaneResult | LoadFailure:
+def _in_lanes(
+    tasks: Sequence[Task], make: Callable[[], Learner], lanes: int
+) -> LaneResult | LoadFailure:
     """Grade in ``lanes`` forked processes, each a fixed share of the tasks: the result is the
     same as in one lane (every task starts a fresh kernel, every property has its own seed)."""
     shares = [list(tasks[number::lanes]) for number in range(lanes)]
@@ -94,7 +103,7 @@ def _in_lanes(tasks: Sequence[Task], make: Callable[[], Learner], lanes: int) ->
     faults: list[str] = []
     for outcome in outcomes:
         if outcome[0] == "unloaded":
-            return LoadFailure(outcome[1], outcome[2])
+            return LoadFailure(outcome[1], outcome[2], outcome[3])
         _, results, lane_reports, lane_faults = outcome
         by_id.update((result.task_id, result) for result in results)
         reports += [report for report in lane_reports if report not in reports]
@@ -105,7 +114,7 @@ def _in_lanes(tasks: Sequence[Task], make: Callable[[], Learner], lanes: int) ->
 def _lane_job(share: list[Task], make: Callable[[], Learner], sending: Any) -> None:
     graded = _grade_lane(share, make)
     if isinstance(graded, LoadFailure):
-        sending.send(("unloaded", graded.said, graded.verdict))
+        sending.send(("unloaded", graded.said, graded.verdict, graded.reports))
     else:
         sending.send(("graded", *graded))
     sending.close()
@@ -121,17 +130,26 @@ def grade_task(task: Task, learner: Learner) -> TaskResult:
         try:
             failure = run_property(prop, task.id, learner, task.strict)
         except Exception as error:  # a bug in the grader: say so instead of crashing
-            said = Said("outcome.grader_bug", {"kind": type(error).__name__, "message": str(error)[:300]})
+            said = Said(
+                "outcome.grader_bug", {"kind": type(error).__name__, "message": str(error)[:300]}
+            )
             failure = Failure(f"cause.{Cause.GRADER.value}", Status.ERROR, outcome=(said,))
         if failure is not None:
             return _result(task, failure.status, _named(task, failure), learner)
         if learner.out_of_time:
-            return _result(task, Status.TIMED_OUT, Failure(f"cause.{Cause.TASK_TIMED_OUT.value}", Status.TIMED_OUT), learner)
+            return _result(
+                task,
+                Status.TIMED_OUT,
+                Failure(f"cause.{Cause.TASK_TIMED_OUT.value}", Status.TIMED_OUT),
+                learner,
+            )
     return _result(task, Status.PASSED, None, learner)
 
 
 def _result(task: Task, status: Status, failure: Failure | None, learner: Learner) -> TaskResult:
-    return TaskResult(task.id, task.number, task.points, status, failure, learner.output()[:MAX_OUTPUT])
+    return TaskResult(
+        task.id, task.number, task.points, status, failure, learner.output()[:MAX_OUTPUT]
+    )
 
 
 def _named(task: Task, failure: Failure) -> Failure:
@@ -139,7 +157,9 @@ def _named(task: Task, failure: Failure) -> Failure:
     function = failure.function
     if function is None or function not in FUNCTIONS_BY_NAME or owner(function) == task.id:
         return failure
-    return failure.noting(Said("note.function_of_task", {"function": function, "task": owner(function)}))
+    return failure.noting(
+        Said("note.function_of_task", {"function": function, "task": owner(function)})
+    )
 
 
 def _not_implemented(task: Task, missing: list[str]) -> Failure:
@@ -148,7 +168,9 @@ def _not_implemented(task: Task, missing: list[str]) -> Failure:
         for name in missing
         if owner(name) != task.id
     )
-    message = "outcome.not_implemented_task" if len(missing) == 1 else "outcome.not_implemented_tasks"
+    message = (
+        "outcome.not_implemented_task" if len(missing) == 1 else "outcome.not_implemented_tasks"
+    )
     said = Said(message, {"functions": ", ".join(missing)})
     return Failure("outcome.not_implemented", Status.NOT_IMPLEMENTED, (), (said,), None, notes)
 
@@ -190,7 +212,10 @@ def _built(function: Any, keep: str) -> Any:
 
 
 def _failed(answer: dict[str, Any]) -> bool:
-    return any(key in answer for key in ("raised", "not_implemented", "exit", "control", "missing", "not_pair"))
+    return any(
+        key in answer
+        for key in ("raised", "not_implemented", "exit", "control", "missing", "not_pair")
+    )
 
 
 def _stub(answer: Any) -> bool:
@@ -207,8 +232,14 @@ def _tampered(result: TaskResult, reports: list[dict[str, str]]) -> TaskResult:
 def _with_grader_faults(result: TaskResult, faults: list[str]) -> TaskResult:
     if not faults or result.status is Status.PASSED:
         return result
-    said = tuple(Said("outcome.grader_bug", {"kind": "guard", "message": fault}) for fault in faults[:3])
-    return replace(result, status=Status.ERROR, failure=Failure(f"cause.{Cause.GRADER.value}", Status.ERROR, (), said))
+    said = tuple(
+        Said("outcome.grader_bug", {"kind": "guard", "message": fault}) for fault in faults[:3]
+    )
+    return replace(
+        result,
+        status=Status.ERROR,
+        failure=Failure(f"cause.{Cause.GRADER.value}", Status.ERROR, (), said),
+    )
 
 
 def verdict_of(results: Sequence[TaskResult], reports: Sequence[dict[str, str]]) -> Verdict:

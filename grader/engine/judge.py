@@ -119,7 +119,9 @@ def failure(plan: Plan, index: int, problem: Problem) -> Failure:
         _add(lines, line)
     function = failing.function if failing is not None else None
     header: list[str | Said] = list(dict.fromkeys(imports))
-    return Failure(problem.promise, problem.status, tuple(header + lines), problem.outcome, function)
+    return Failure(
+        problem.promise, problem.status, tuple(header + lines), problem.outcome, function
+    )
 
 
 def needed(before: list[Step], failing: Step | None, context: Context | None) -> list[Step]:

@@ -26,7 +26,9 @@ class Kernel(Protocol):
 
     def start(self, deadline: float) -> dict[str, Any]: ...
 
-    def request(self, request: dict[str, Any], deadline: float) -> tuple[list[Any], dict[str, Any]]: ...
+    def request(
+        self, request: dict[str, Any], deadline: float
+    ) -> tuple[list[Any], dict[str, Any]]: ...
 
     def stop(self, wait: bool = False) -> int | None: ...
 
@@ -51,11 +53,14 @@ class Stop:
 
 
 class LoadFailure(Exception):
-    """The submission did not load: what to say, and the verdict it amounts to."""
+    """The submission did not load: what to say, the verdict it amounts to, and what the
+    guard reported while it loaded."""
 
-    def __init__(self, said: Said, verdict: Verdict) -> None:
+    def __init__(
+        self, said: Said, verdict: Verdict, reports: tuple[dict[str, str], ...] = ()
+    ) -> None:
         super().__init__(said.message)
-        self.said, self.verdict = said, verdict
+        self.said, self.verdict, self.reports = said, verdict, reports
 
 
 @dataclass
@@ -112,7 +117,7 @@ class Learner:
             first = self._kernel.start(deadline)
         except self._stopped as stopped:
             raise _load_failure(stopped, self.clock.load) from None
-        self._note(first.get("ready") or {})
+        self._note(first.get("ready") or first)
         if "load_error" in first:
             raise _load_error(first["load_error"])
 
@@ -199,7 +204,9 @@ def _load_error(details: dict[str, Any]) -> LoadFailure:
         args = {key: str(details.get(key, ""))[:300] for key in ("where", "message", "text")}
         return LoadFailure(Said("load.syntax", args), Verdict.IMPORT_ERROR)
     if kind == "exit":
-        return LoadFailure(Said("load.exit", {"code": str(details.get("code"))[:200]}), Verdict.CRASHED)
+        return LoadFailure(
+            Said("load.exit", {"code": str(details.get("code"))[:200]}), Verdict.CRASHED
+        )
     if kind == "memory":
         return LoadFailure(Said("load.memory"), Verdict.MEMORY_EXCEEDED)
     if kind == "missing":

@@ -50,8 +50,6 @@ class ModelEvent:
     payload: Mapping[str, Any] = field(hash=False, compare=False)
 
 
-
-
 @dataclass(frozen=True)
 class ModelLog:
     """The log: its events in append order, and where each (session, call id) stands."""
@@ -109,11 +107,17 @@ class ModelLog:
 
     def calls_in(self, session_id: str, state: str) -> list[str]:
         """The session's call ids in ``state``, in the order they were called."""
-        return [call for (session, call), now in self.calls.items() if session == session_id and now == state]
+        return [
+            call
+            for (session, call), now in self.calls.items()
+            if session == session_id and now == state
+        ]
 
     def events_for(self, session_id: str, after_event_id: int = 0) -> list[ModelEvent]:
         """The session's events with an id above ``after_event_id``, oldest first."""
-        return [e for e in self.events if e.session_id == session_id and e.event_id > after_event_id]
+        return [
+            e for e in self.events if e.session_id == session_id and e.event_id > after_event_id
+        ]
 
     def sessions(self) -> list[str]:
         """Session ids in order of their first event, each once."""
@@ -140,7 +144,9 @@ def message_for(event_type: str, payload: Mapping[str, Any]) -> dict[str, Any]:
     return {"role": "assistant", "content": None, "tool_calls": [call]}
 
 
-def replay_of(events: list[tuple[str, Mapping[str, Any]]], merge_runs: bool = True) -> list[dict[str, Any]]:
+def replay_of(
+    events: list[tuple[str, Mapping[str, Any]]], merge_runs: bool = True
+) -> list[dict[str, Any]]:
     """Fold one session's ``(type, payload)`` pairs into messages; ``merge_runs=False`` gives
     the classic wrong answer (one message per call), for diagnosis."""
     messages: list[dict[str, Any]] = []

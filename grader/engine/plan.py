@@ -94,7 +94,9 @@ class Plan:
         event_name = self.name(f"e{event.event_id}")
         self._note_imports(append)
         strict = self.strict if strict is None else strict
-        step = AppendStep(log, append, event, new_name, event_name, strict, role, payload_ref=payload_ref)
+        step = AppendStep(
+            log, append, event, new_name, event_name, strict, role, payload_ref=payload_ref
+        )
         index = self._add(step)
         ref = EventRef(index, None, event)
         return LogVar(new_name, model, (*log.events, ref)), EventVar(event_name, ref)
@@ -119,7 +121,9 @@ class Plan:
         refs = tuple(EventRef(index, position, event) for position, event in enumerate(models))
         return LogVar(name, model, log.events + refs)
 
-    def program(self, log: LogVar, program: Program | list[Segment]) -> tuple[LogVar, list[LogVar], list[EventVar]]:
+    def program(
+        self, log: LogVar, program: Program | list[Segment]
+    ) -> tuple[LogVar, list[LogVar], list[EventVar]]:
         """Every segment of ``program`` on ``log``: the last log, each log made, each event
         kept by name (those of single appends)."""
         segments = program.segments if isinstance(program, Program) else program
@@ -160,7 +164,9 @@ class Plan:
         self._add(step)
         return step
 
-    def list_sessions(self, log: LogVar, keep: str | None = None, repeat: str | None = None) -> Read:
+    def list_sessions(
+        self, log: LogVar, keep: str | None = None, repeat: str | None = None
+    ) -> Read:
         key = ("sessions", log.name, repeat)
         step = Read("list_sessions", (Ref(log.name),), {}, "list", "list.sessions",
                     lambda context: expected_sessions(context, log), keep, key)  # fmt: skip
@@ -230,7 +236,11 @@ def _views(context: Context, refs: list[EventRef]) -> list[EventView]:
     views = [context.seen(ref) for ref in refs]
     readable = [view for view in views if view is not None]
     ids = [view.event_id for view in readable]
-    learner_ids = len(readable) == len(views) and all(type(i) is int for i in ids) and len(set(ids)) == len(ids)
+    learner_ids = (
+        len(readable) == len(views)
+        and all(type(i) is int for i in ids)
+        and len(set(ids)) == len(ids)
+    )
     result = []
     for ref, view in zip(refs, views, strict=True):
         model = ref.model
@@ -242,7 +252,9 @@ def _views(context: Context, refs: list[EventRef]) -> list[EventView]:
     return result
 
 
-def expected_events(context: Context, log: LogVar, session: str, after: int | None) -> list[EventView]:
+def expected_events(
+    context: Context, log: LogVar, session: str, after: int | None
+) -> list[EventView]:
     """The session's events in ``log`` after ``after``, as the learner's append_event returned
     them (its own ids, when they are distinct ints; the contract's otherwise)."""
     own = [ref for ref in log.events if ref.model.session_id == session]
@@ -267,7 +279,11 @@ def expected_sessions(context: Context, log: LogVar) -> list[Any]:
     sessions = []
     for ref in log.events:
         view = context.seen(ref)
-        named = view.session_id if view is not None and isinstance(view.session_id, str) else str(ref.model.session_id)
+        named = (
+            view.session_id
+            if view is not None and isinstance(view.session_id, str)
+            else str(ref.model.session_id)
+        )
         sessions.append(named)
     return list(dict.fromkeys(sessions))
 
@@ -283,7 +299,9 @@ def _show_events(value: Any) -> str:
 
         texts = []
         for item in value:
-            texts.append(item.code() if isinstance(item, EventView) else _event_text(item, event_view))
+            texts.append(
+                item.code() if isinstance(item, EventView) else _event_text(item, event_view)
+            )
         return "[" + ", ".join(texts) + "]"
     return literal(value)
 

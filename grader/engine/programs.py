@@ -75,7 +75,9 @@ class Block:
                 for append in (_call(session, self.call_id(i)), _result(session, self.call_id(i)))
             ]
         calls = [_call(session, self.call_id(i)) for i in range(self.count)]
-        order = range(self.count) if self.pattern != "calls_reversed" else range(self.count - 1, -1, -1)
+        order = (
+            range(self.count) if self.pattern != "calls_reversed" else range(self.count - 1, -1, -1)
+        )
         answers = [_result(session, self.call_id(i)) for i in order]
         return calls if self.pattern == "calls" else calls + answers
 
@@ -210,7 +212,11 @@ class Program:
 def _parts(style: Style, least: int) -> tuple[st.SearchStrategy[Any], ...]:
     # Strategies are built once per style: hypothesis validates every new strategy object,
     # which costs more than the draws themselves.
-    family = alphabets.session_family(style.sessions) if style.odd else st.just(["a", "b", "c"][: style.sessions])
+    family = (
+        alphabets.session_family(style.sessions)
+        if style.odd
+        else st.just(["a", "b", "c"][: style.sessions])
+    )
     singles = st.lists(intents(style), min_size=least, max_size=style.singles)
     return family, singles, st.integers(0, style.blocks), block_intents(style)
 
@@ -277,7 +283,9 @@ def _new_call_id(model: ModelLog, session: str, pick: int) -> str:
     """A call id the session has not used: often one another session used, or a twin (by
     case, space or Unicode form) of one this session did use."""
     used_here = {call for (owner, call) in model.calls if owner == session}
-    elsewhere = [call for (owner, call) in model.calls if owner != session and call not in used_here]
+    elsewhere = [
+        call for (owner, call) in model.calls if owner != session and call not in used_here
+    ]
     candidates = [
         *(elsewhere[:1] if pick in (1, 2) else []),
         *([alphabets.CALL_IDS[pick + 3]] if pick >= 3 else []),
@@ -298,14 +306,20 @@ def features_of(model: ModelLog, append: Append) -> tuple[str, ...]:
     checks = (
         ("mapping_payload", append.wrapper != "dict"),
         ("text_subclass", type(session) is not str),
-        ("unusual_session_id", not session.isascii() or not session.isprintable() or session != session.strip()),
+        (
+            "unusual_session_id",
+            not session.isascii() or not session.isprintable() or session != session.strip(),
+        ),
         ("empty_content", payload.get("content") == ""),
         ("unusual_text", _unusual(payload.get("content", ""))),
         ("long_text", len(str(payload.get("content", ""))) > 4096),
         ("arguments_not_json", kind == "tool_call" and not _is_json(payload["arguments"])),
         ("unusual_call_id", kind in TOOL_TYPES and _unusual(payload["call_id"], spaces=True)),
         ("unusual_name", kind == "tool_call" and _unusual(payload["name"], spaces=True)),
-        ("shared_call_id", kind == "tool_call" and _called_elsewhere(model, session, payload["call_id"])),
+        (
+            "shared_call_id",
+            kind == "tool_call" and _called_elsewhere(model, session, payload["call_id"]),
+        ),
         ("result_after_gap", kind == "tool_result" and _gap_before(model, session)),
         ("extra_keys", bool(set(payload) - set(REQUIRED_KEYS[kind]))),
     )

@@ -107,7 +107,9 @@ def run_property(prop: Property, task_id: str, learner: Learner, strict: bool) -
     test = given(prop.strategy)(holds)
     for value in reversed(prop.explicit):
         test = example(value)(test)
-    test = seed(property_seed(task_id, prop.name))(settings(BASE_SETTINGS, max_examples=prop.examples)(test))
+    test = seed(property_seed(task_id, prop.name))(
+        settings(BASE_SETTINGS, max_examples=prop.examples)(test)
+    )
     try:
         test()
     except (PropertyFailure, StopProperty) as found:
@@ -124,10 +126,14 @@ def _stopped(stop: Stop, learner: Learner) -> Problem:
     if stop.kind == "overrun":
         raise StopProperty(Failure(f"cause.{Cause.TASK_TIMED_OUT.value}", Status.TIMED_OUT))
     if stop.kind == "timed_out":
-        said = Said("outcome.timed_out", {"seconds": learner.example_seconds, "call": stop.call})
+        # The limit the learner set (--time-limit): smaller examples tried while shrinking get
+        # less time, but the first one that hung had all of it.
+        said = Said("outcome.timed_out", {"seconds": learner.clock.example, "call": stop.call})
         return Problem(f"cause.{Cause.TIMED_OUT.value}", (said,), Status.TIMED_OUT)
     if stop.kind == "died":
-        return Problem(f"cause.{Cause.DIED.value}", (Said("outcome.died", {"code": stop.code}),), Status.ERROR)
+        return Problem(
+            f"cause.{Cause.DIED.value}", (Said("outcome.died", {"code": stop.code}),), Status.ERROR
+        )
     if stop.kind == "forged":
         return Problem(f"cause.{Cause.FORGED.value}", (), Status.TAMPERED)
     return Problem(f"cause.{Cause.BROKEN.value}", (), Status.ERROR)

@@ -163,7 +163,9 @@ class AppendStep(Step):
     def judge(self, answer: Any, context: Context) -> Problem | None:
         if self.key is None:
             return judge_appended(answer, self.append, self.model, self.strict, self.role)
-        problem = judge_appended(answer, self.append, self.model, self.strict, self.role, against_model=False)
+        problem = judge_appended(
+            answer, self.append, self.model, self.strict, self.role, against_model=False
+        )
         if problem is not None:
             return problem
         text = json.dumps(answer.get("value"))
@@ -171,12 +173,20 @@ class AppendStep(Step):
         if earlier is None or earlier[0] == text:
             return None
         before, after = (event_view(seen["value"]).code() for seen in (earlier[1], answer))
-        shown = (Said("outcome.read_before", {"value": before}), Said("outcome.read_after", {"value": after}))
+        shown = (
+            Said("outcome.read_before", {"value": before}),
+            Said("outcome.read_after", {"value": after}),
+        )
         return Problem(f"append.{self.role}", shown)
 
 
 def judge_appended(
-    answer: Any, append: Append, model: ModelEvent, strict: bool, role: str, against_model: bool = True
+    answer: Any,
+    append: Append,
+    model: ModelEvent,
+    strict: bool,
+    role: str,
+    against_model: bool = True,
 ) -> Problem | None:
     """Judge one valid append's answer (see :class:`AppendStep`); ``against_model=False``
     checks only that it was accepted and gave a readable event."""
@@ -192,9 +202,13 @@ def judge_appended(
     if not strict or not against_model:
         return None
     seen = event_view(answer["value"])
-    promise = {"event_ids": "append.event_ids", "probe": "append.old_log_unchanged"}.get(role, f"append.{role}")
+    promise = {"event_ids": "append.event_ids", "probe": "append.old_log_unchanged"}.get(
+        role, f"append.{role}"
+    )
     if type(seen.event_id) is not int or seen.event_id != model.event_id:
-        return Problem(promise, mismatch(literal(seen.event_id), literal(model.event_id)), Status.FAILED)
+        return Problem(
+            promise, mismatch(literal(seen.event_id), literal(model.event_id)), Status.FAILED
+        )
     expected = EventView(model.event_id, str(model.session_id), model.type, model.payload)
     if not (same(seen.session_id, expected.session_id) and same(seen.type, expected.type)
             and same(seen.payload, expected.payload)):  # fmt: skip
@@ -204,7 +218,10 @@ def judge_appended(
 
 
 def mismatch(returned: str, expected: str) -> tuple[Said, ...]:
-    return (Said("outcome.returned", {"value": returned}), Said("outcome.expected", {"value": expected}))
+    return (
+        Said("outcome.returned", {"value": returned}),
+        Said("outcome.expected", {"value": expected}),
+    )
 
 
 @dataclass
@@ -219,7 +236,9 @@ class BlockStep(Step):
     shown: bool = True
 
     def request(self) -> tuple[Any, ...]:
-        items = [(encode(a.session_id), a.event_type, encode(a.payload)) for a in self.block.appends()]
+        items = [
+            (encode(a.session_id), a.event_type, encode(a.payload)) for a in self.block.appends()
+        ]
         return ("appends", ("$ref", self.log.name), items, self.keep_log)
 
     def line(self, context: Context) -> str:
@@ -245,7 +264,11 @@ class BlockStep(Step):
             position = int(answer["stop"])
             problem = judge_appended(answer.get("answer"), appends[position], models[position],
                                      self.strict, "event_ids")  # fmt: skip
-            return _in_round(problem, position) if problem else Problem("cause.broken", (), Status.ERROR)
+            return (
+                _in_round(problem, position)
+                if problem
+                else Problem("cause.broken", (), Status.ERROR)
+            )
         return None
 
 
@@ -480,7 +503,9 @@ class Refuse(Step):
                 encode(self.payload), None, None)  # fmt: skip
 
     def line(self, context: Context) -> str:
-        code = transcript.call("append_event", (Ref(self.log.name), self.session_id, self.event_type, self.payload))
+        code = transcript.call(
+            "append_event", (Ref(self.log.name), self.session_id, self.event_type, self.payload)
+        )
         return f"{code}  # raises ValueError"
 
     def uses(self) -> set[str]:
@@ -494,10 +519,15 @@ class Refuse(Step):
             if self.lenient:
                 raise Skip()
             return Problem(promise, (raised(answer), Said("outcome.expected_value_error")))
-        if isinstance(answer, dict) and ("value" in answer or "not_pair" in answer or "unreadable" in answer):
+        if isinstance(answer, dict) and (
+            "value" in answer or "not_pair" in answer or "unreadable" in answer
+        ):
             if self.lenient:
                 raise Skip()
-            outcome = (Said("outcome.returned_instead_of_raising"), Said("outcome.expected_value_error"))
+            outcome = (
+                Said("outcome.returned_instead_of_raising"),
+                Said("outcome.expected_value_error"),
+            )
             return Problem(promise, outcome)
         return trouble(answer, promise)
 

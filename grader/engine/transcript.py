@@ -132,16 +132,16 @@ def path_code(root: str, path: Sequence[Any]) -> str:
 
 #: How the kernel's change operations are written (see :mod:`grader.kernel.mutate`).
 CHANGES = {
-    "setitem": "{target}[{argument}] = \"changed\"",
+    "setitem": '{target}[{argument}] = "changed"',
     "delitem": "del {target}[{argument}]",
     "reverse": "{target}.reverse()",
-    "append": "{target}.append(\"changed\")",
-    "extend": "{target}.extend([\"changed\"])",
-    "insert": "{target}.insert(0, \"changed\")",
+    "append": '{target}.append("changed")',
+    "extend": '{target}.extend(["changed"])',
+    "insert": '{target}.insert(0, "changed")',
     "pop": "{target}.pop()",
     "clear": "{target}.clear()",
-    "update": "{target}.update({{\"added_too\": \"changed\"}})",
-    "setdefault": "{target}.setdefault(\"set_default\", \"changed\")",
+    "update": '{target}.update({{"added_too": "changed"}})',
+    "setdefault": '{target}.setdefault("set_default", "changed")',
     "popkey": "{target}.pop({argument})",
     "popitem": "{target}.popitem()",
     "setattr": "{target}.{name} = {value}",

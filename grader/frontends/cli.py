@@ -44,7 +44,9 @@ def build_parser() -> argparse.ArgumentParser:
         help=text("cli.target", env=TARGET_ENV),
     )
     names = ", ".join(f"{task.number} {task.id}" for task in TASKS)
-    parser.add_argument("--task", action="append", metavar="TASK", help=text("cli.task", tasks=names))
+    parser.add_argument(
+        "--task", action="append", metavar="TASK", help=text("cli.task", tasks=names)
+    )
     parser.add_argument("--watch", action="store_true", help=text("cli.watch"))
     parser.add_argument("--hint", action="store_true", help=text("cli.hint"))
     parser.add_argument("--lang", choices=LANGUAGES, help=text("cli.lang"))

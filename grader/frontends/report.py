@@ -92,7 +92,10 @@ def task_lines(result: TaskResult) -> Iterator[tuple[str, str]]:
     """The heading line of a task, then (unless it passed) what broke and its first hint."""
     points = f"{result.earned}/{result.points}"
     status = text(f"status.{result.status.value}")
-    yield f"{pad(heading(result), 52)} {pad(points, 6, right=True)}  {status}", _STYLES[result.status]
+    yield (
+        f"{pad(heading(result), 52)} {pad(points, 6, right=True)}  {status}",
+        _STYLES[result.status],
+    )
     if result.failure is not None:
         for line in failure_lines(result.failure):
             yield f"    {line}", ""
@@ -121,6 +124,8 @@ def _report_lines(report: Report) -> Iterator[tuple[str, str]]:
         yield text("load.heading", target=printable(report.target)), "red"
         for line in said(report.load_problem).splitlines():
             yield line, "red"
+        for item in report.reports[:5]:
+            yield "  -> " + said(Said("outcome.tampered", dict(item))), "red"
         return
     for result in report.results:
         yield from task_lines(result)
@@ -175,7 +180,9 @@ def pad(value: str, width: int, right: bool = False) -> str:
 def printable(value: str) -> str:
     """``value`` with control characters and lone surrogates written as escapes."""
     return "".join(
-        char if char.isprintable() or char == "\t" else char.encode("unicode_escape").decode("ascii")
+        char
+        if char.isprintable() or char == "\t"
+        else char.encode("unicode_escape").decode("ascii")
         for char in value
     )
 

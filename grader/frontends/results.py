@@ -53,7 +53,12 @@ def document(report: Report, form: str = "exercism") -> dict[str, Any]:
 def exercism_document(report: Report) -> dict[str, Any]:
     """The exercism test-runner interface, version 3."""
     if report.load_problem is not None:
-        return {"version": EXERCISM_VERSION, "status": "error", "message": report_text(report), "tests": []}
+        return {
+            "version": EXERCISM_VERSION,
+            "status": "error",
+            "message": report_text(report),
+            "tests": [],
+        }
     full = report.score == report.max_score
     return {
         "version": EXERCISM_VERSION,
@@ -95,8 +100,11 @@ def gradescope_document(report: Report) -> dict[str, Any]:
         "output": output,
         "output_format": "text",
         "tests": tests,
-        "extra_data": {"isolation": report.isolation, "verdict": report.verdict.value,
-                       "reports": [dict(item) for item in report.reports]},  # fmt: skip
+        "extra_data": {
+            "isolation": report.isolation,
+            "verdict": report.verdict.value,
+            "reports": [dict(item) for item in report.reports],
+        },  # fmt: skip
     }
 
 
@@ -147,7 +155,9 @@ def test_code(result: TaskResult) -> str:
     """The calls that show the failure; for a task with none, the promises it checks."""
     if result.failure is not None and result.failure.lines:
         return "\n".join(line for line in failure_lines(result.failure) if line.startswith("    "))
-    promises = dict.fromkeys(p for prop in TASKS_BY_ID[result.task_id].properties for p in prop.promises)
+    promises = dict.fromkeys(
+        p for prop in TASKS_BY_ID[result.task_id].properties for p in prop.promises
+    )
     return "\n".join(f"# {text('promise.' + promise)}" for promise in promises)
 
 
@@ -159,7 +169,9 @@ def cut(value: str, limit: int) -> str:
 def encode(report: Report, form: str) -> bytes:
     """The results file's bytes (UTF-8, stable key order: two runs give identical bytes),
     printable and under :data:`MAX_BYTES` whatever learner code sent."""
-    data = json.dumps(_printable(document(report, form)), indent=2, ensure_ascii=False).encode("utf-8")
+    data = json.dumps(_printable(document(report, form)), indent=2, ensure_ascii=False).encode(
+        "utf-8"
+    )
     if len(data) <= MAX_BYTES:
         return data
     shrunk = _printable(document(report, form), limit=MAX_BYTES // 20)

@@ -101,11 +101,19 @@ def using_language(language: str | None) -> Iterator[None]:
         _chosen_language.reset(token)
 
 
+#: Modules with words besides the tasks' (a maintainer's module is absent from a learner's copy).
+TEXT_MODULES = ("grader.i18n.texts", "maintainer.release.texts")
+
+
 def _text_modules() -> list[Any]:
     from grader import tasks
-    from grader.i18n import texts
 
-    modules = [texts]
+    modules = []
+    for name in TEXT_MODULES:
+        try:
+            modules.append(importlib.import_module(name))
+        except ModuleNotFoundError:
+            continue
     for unit in pkgutil.iter_modules(tasks.__path__):
         if unit.ispkg:
             try:

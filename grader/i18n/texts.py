@@ -191,6 +191,57 @@ EN = {
         "Learner code ran with {python}: this grader's own Python lives where other users "
         "cannot read it."
     ),
+    # --- the batch --------------------------------------------------------------------------
+    "cli.batch.description": "Grade every submission in a folder, each in its own sandbox, and write a gradebook.",
+    "cli.batch.submissions": "folder of submissions: .py files, or folders holding one",
+    "cli.batch.out": "folder for gradebook.csv, results/, summary.md and logs/ (replaced whole when the batch is done)",
+    "cli.batch.workers": "submissions graded at once (default: one per core)",
+    "cli.batch.no_sandbox": "grade without isolation (only where none can be had; every output then says so)",
+    "cli.batch.no_progress": "do not draw the progress bar",
+    "cli.batch.not_a_folder": "{path} is not a folder of submissions.",
+    "cli.batch.no_sandbox_available": (
+        "Cannot grade safely: bubblewrap (bwrap) is not installed or cannot create a sandbox "
+        "here, and uid isolation needs root. Install bubblewrap (Debian/Ubuntu: sudo apt "
+        "install bubblewrap) and try again, or pass --no-sandbox to grade without isolation."
+    ),
+    "cli.batch.closed": "Closed to other users while grading (reopened after): {paths}",
+    "cli.batch.done": "Graded {count} submissions in {seconds:.0f} s: {statuses}.",
+    "cli.batch.wrote": "Wrote {path}",
+    "cli.batch.often_broken": "Broken by {count}: [{task}] {sentence}",
+    "batch.progress": "Grading submissions",
+    "batch.isolation.bwrap": (
+        "Learner code ran in a bubblewrap sandbox: its own copy of the submission and the "
+        "standard library only, no network, no /proc, one process, and the grader's guard."
+    ),
+    "batch.isolation.uid": (
+        "Learner code ran as a user of its own, without namespaces: the kit, the class folder "
+        "and the outputs were closed to it, and the grader's guard refused files, sockets and "
+        "processes; its network was its own only where unshare works."
+    ),
+    "batch.isolation.none": (
+        "This batch ran WITHOUT a sandbox (--no-sandbox): learner code ran as the grader's own "
+        "user, held back only by the grader's guard; grades are only as trustworthy as the "
+        "submissions."
+    ),
+    "batch.summary.title": "Batch summary",
+    "batch.summary.count": "{count} submissions, graded in {seconds:.0f} s.",
+    "batch.summary.status": "status",
+    "batch.summary.submissions": "submissions",
+    "batch.summary.tampered": "Submissions caught tampering (no points)",
+    "batch.summary.most_failed": "Promises the class broke most often",
+    "batch.summary.none_failed": "No submission broke a promise.",
+    "batch.summary.failed_by": "broken by",
+    "batch.summary.promise": "promise",
+    "batch.ungraded.no_submission": "Not graded: the folder holds no single .py file or package.",
+    "batch.ungraded.not_a_file": "Not graded: neither a regular file nor a folder.",
+    "batch.ungraded.unreadable": "Not graded: it could not be read ({error}).",
+    "batch.ungraded.grader_died": "Not graded: the grading process for it stopped twice.",
+    "batch.note.same_name": "{entry} has the same name as {other}",
+    # --- Gradescope ----------------------------------------------------------------------------
+    "cli.gradescope.description": "Write a Gradescope autograder (setup.sh, run_autograder and the grader) as a zip to upload.",
+    "cli.gradescope.zip": "where to write the zip",
+    "cli.gradescope.no_folder": "The folder {path} does not exist: create it first, or write the zip elsewhere.",
+    "cli.gradescope.wrote": "Wrote {path}: upload it as the assignment's autograder (Configure Autograder, Zip file upload).",
 }
 
 ZH: dict[str, tuple[str, str]] = {}

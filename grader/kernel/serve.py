@@ -186,13 +186,14 @@ def _load(config: dict[str, Any]) -> dict[str, Any]:
     try:
         module = _import(config)
     except SyntaxError as error:
-        return {"load_error": _syntax(error)}
+        return {"load_error": _syntax(error), **_after_request()}
     except SystemExit as error:
-        return {"load_error": {"kind": "exit", "code": repr(error.code)[:200]}}
+        return {"load_error": {"kind": "exit", "code": repr(error.code)[:200]}, **_after_request()}
     except MemoryError:
-        return {"load_error": {"kind": "memory"}}
+        return {"load_error": {"kind": "memory"}, **_after_request()}
     except BaseException as error:
-        return {"load_error": {"kind": "raised", **describe(error), **_module_of(error)}}
+        details = {"kind": "raised", **describe(error), **_module_of(error)}
+        return {"load_error": details, **_after_request()}
     missing = []
     for name in config["functions"]:
         function = getattr(module, name, None)
@@ -201,7 +202,7 @@ def _load(config: dict[str, Any]) -> dict[str, Any]:
         else:
             missing.append(name)
     if missing:
-        return {"load_error": {"kind": "missing", "names": missing}}
+        return {"load_error": {"kind": "missing", "names": missing}, **_after_request()}
     return {"ready": _after_request()}
 
 

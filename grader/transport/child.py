@@ -37,9 +37,10 @@ _READ_CHUNK = 1 << 16
 
 #: The first code the child runs: read the kernel from the pipe, run it in a namespace of its
 #: own (``exec`` into a fresh dict, so nothing of it lands in ``__main__``).
-BOOT = '''
+BOOT = """
 def boot():
-    import builtins, marshal, os
+    import builtins, marshal, os, sys
+    sys.path[:] = [entry for entry in sys.path if entry]  # no current folder (Python < 3.11)
     def take(size):
         data = b""
         while len(data) < size:
@@ -53,10 +54,10 @@ def boot():
     for name, text in sources:
         exec(compile(text, name, "exec"), space)
     serve = space["serve"]
-    del sources, space, take, name, text
+    del sources, space, take, name, text, sys
     serve(config)
 boot()
-'''
+"""
 
 
 @dataclass(frozen=True)

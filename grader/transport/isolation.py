@@ -183,9 +183,10 @@ def _usable(python: str) -> bool:
         )  # fmt: skip
     except (OSError, subprocess.SubprocessError):
         return False
-    return version.stdout.strip() == "True" and unreadable_folder(
-        [python, *stdlib_folders(python)]
-    ) is None
+    return (
+        version.stdout.strip() == "True"
+        and unreadable_folder([python, *stdlib_folders(python)]) is None
+    )
 
 
 def unreadable_folder(paths: list[str]) -> str | None:
@@ -199,9 +200,25 @@ def unreadable_folder(paths: list[str]) -> str | None:
     return None
 
 
-def command(launcher: Launcher, workspace: Workspace, boot: str, hidden: tuple[Path, ...]) -> list[str]:
-    """The command line that starts the kernel for ``workspace``."""
-    python = [launcher.python, "-P", "-s", "-S", "-c", boot]
+@functools.cache
+def version_of(python: str) -> tuple[int, int]:
+    """``(major, minor)`` of an interpreter."""
+    if os.path.realpath(python) == interpreter():
+        return sys.version_info[:2]
+    found = subprocess.run([python, "-S", "-c", "import sys; print(*sys.version_info[:2])"],
+                           capture_output=True, text=True, timeout=20, check=True)  # fmt: skip
+    major, minor = found.stdout.split()
+    return int(major), int(minor)
+
+
+def command(
+    launcher: Launcher, workspace: Workspace, boot: str, hidden: tuple[Path, ...]
+) -> list[str]:
+    """The command line that starts the kernel for ``workspace``: ``-s -S`` (no user site, no
+    ``site``: no site-packages on the path), and ``-P`` where it exists (3.11) so the current
+    folder is not on it either (the boot code removes it on older versions)."""
+    flags = ["-P", "-s", "-S"] if version_of(launcher.python) >= (3, 11) else ["-s", "-S"]
+    python = [launcher.python, *flags, "-c", boot]
     if launcher.isolation is not Isolation.BWRAP:
         if launcher.isolation is Isolation.UID and launcher.own_network:
             return ["unshare", "--net", "--", *python]

@@ -92,11 +92,18 @@ class Workspace:
         shutil.rmtree(self.folder, ignore_errors=True)
 
     def give_to(self, uid: int) -> None:
-        """Let ``uid`` (and nobody else but root) read the copy and write the scratch folder."""
-        for path in (self.folder, *self.folder.rglob("*")):
+        """Let ``uid`` (and nobody else but root) read the copy and write the scratch folder.
+
+        The workspace's own folder stays root's (others may only pass through it), so the
+        sweep of what a uid left in ``/tmp`` never takes the workspace with it.
+        """
+        self.folder.chmod(0o711)
+        for path in (self.submission, *self.submission.rglob("*")):
             os.chown(path, uid, uid, follow_symlinks=False)
             if not path.is_symlink():
-                path.chmod(0o700 if path.is_dir() else 0o600)
+                path.chmod(0o500 if path.is_dir() else 0o400)
+        os.chown(self.scratch, uid, uid)
+        self.scratch.chmod(0o700)
 
 
 def resolve(spec: str) -> Source:

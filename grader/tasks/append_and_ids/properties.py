@@ -21,7 +21,9 @@ STYLE = Style(singles=8, blocks=1, longest=300)
 SHORT = Style(singles=4, blocks=1, longest=40)
 
 
-def build(plan: Plan, program: Program, probe_each: bool = True) -> tuple[LogVar, list[LogVar], list[EventVar]]:
+def build(
+    plan: Plan, program: Program, probe_each: bool = True
+) -> tuple[LogVar, list[LogVar], list[EventVar]]:
     """Append the program; with ``probe_each``, probe each log when it is made and again
     right after the next append to it (the probes at the end compare with these)."""
     log = plan.create()
@@ -86,7 +88,9 @@ def payload_read_only(plan: Plan, program: Program) -> None:
     reads = probes(plan, log)
     for event in events:
         path = [["a", "payload"]]
-        plan.mutate(event.name, f"{event.name}.payload", path, ["deep"], reads, "append.payload_read_only")
+        plan.mutate(
+            event.name, f"{event.name}.payload", path, ["deep"], reads, "append.payload_read_only"
+        )
 
 
 def events_are_facts(plan: Plan, program: Program) -> None:
@@ -98,7 +102,9 @@ def events_are_facts(plan: Plan, program: Program) -> None:
 
 
 def _looks(plan: Plan, log: LogVar, events: list[EventVar]) -> list[Step]:
-    views = plan.reads_of(lambda inner: [inner.view(e, "append.caller_payload_copied") for e in events])
+    views = plan.reads_of(
+        lambda inner: [inner.view(e, "append.caller_payload_copied") for e in events]
+    )
     return views + probes(plan, log)
 
 
@@ -118,20 +124,35 @@ TAKING_TURNS = Program(
     TWINS,
     (
         Block("alternate", 260, TWINS, "loop0"),
-        Append("A", "tool_call", {"call_id": "call_1", "name": "get weather", "arguments": "not json"}),
+        Append(
+            "A", "tool_call", {"call_id": "call_1", "name": "get weather", "arguments": "not json"}
+        ),
         Append("a", "tool_call", {"call_id": "call_1", "name": "search", "arguments": "{}"}),
         Block("calls_reversed", 40, ("a ",), "loop3"),
     ),
 )
-ODD_PAYLOADS = tagged(Program(
-    ("s", "é"),
-    (
-        Append("s", "user_message", {"content": "x" * 70_000, "meta": _deep(60)}, "proxy"),
-        Append(Text("é"), "assistant_message", {"content": "\r\n\x00\ud800\u202e", "": (["n"],)}, "mapping"),
-        Append("s", "tool_call", {"call_id": "Call 1", "name": "工具", "arguments": "", "n": -0.0}),
-        Append("s", "tool_result", {"call_id": "Call 1", "content": '{"n": 1}', "big": 2**70, "t": True}),
-    ),
-))
+ODD_PAYLOADS = tagged(
+    Program(
+        ("s", "é"),
+        (
+            Append("s", "user_message", {"content": "x" * 70_000, "meta": _deep(60)}, "proxy"),
+            Append(
+                Text("é"),
+                "assistant_message",
+                {"content": "\r\n\x00\ud800\u202e", "": (["n"],)},
+                "mapping",
+            ),
+            Append(
+                "s", "tool_call", {"call_id": "Call 1", "name": "工具", "arguments": "", "n": -0.0}
+            ),
+            Append(
+                "s",
+                "tool_result",
+                {"call_id": "Call 1", "content": '{"n": 1}', "big": 2**70, "t": True},
+            ),
+        ),
+    )
+)
 SIBLINGS = Branching(
     Program(("a", "b"), (Block("filler", 300, ("a",), "loop0"), Append("b", "user_message", {"content": "hi"}))),
     ((0, Append("b", "user_message", {"content": "first"})), (1, Append("a", "user_message", {"content": "x"})),

@@ -76,8 +76,7 @@ EN = {
         "new_events = (*log.events, event), and return a new log object holding it."
     ),
     "hint.append.branches.1": (
-        "Two appends to the same old log give two independent logs: neither sees the other's "
-        "event."
+        "Two appends to the same old log give two independent logs: neither sees the other's event."
     ),
     "hint.append.branches.2": (
         "Keep no state outside the log value (no global counter, no cache keyed by the log's "

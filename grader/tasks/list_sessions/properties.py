@@ -34,7 +34,9 @@ def listing(plan: Plan, example: tuple[Program, int]) -> None:
             plan.list_sessions(log, repeat="append.refusal_leaves_no_trace")
             plan.refuse(log, f"{REFUSED[0]}{index}", REFUSED[1], {"content": "hi"}, "unknown_type")
             plan.list_sessions(log, repeat="append.refusal_leaves_no_trace")
-        log = plan.block(log, segment) if isinstance(segment, Block) else plan.append(log, segment)[0]
+        log = (
+            plan.block(log, segment) if isinstance(segment, Block) else plan.append(log, segment)[0]
+        )
         plan.list_sessions(log, repeat=CHANGED)
         logs.append(log)
     for old in logs:
@@ -46,7 +48,9 @@ def branches(plan: Plan, example: Branching) -> None:
     log = plan.create()
     logs = [log]
     for segment in example.program.segments:
-        log = plan.block(log, segment) if isinstance(segment, Block) else plan.append(log, segment)[0]
+        log = (
+            plan.block(log, segment) if isinstance(segment, Block) else plan.append(log, segment)[0]
+        )
         logs.append(log)
     for base, append in example.branches:
         plan.list_sessions(logs[base], repeat="append.branches")
@@ -60,13 +64,17 @@ def result_is_a_copy(plan: Plan, program: Program) -> None:
     log too)."""
     log = plan.create()
     for segment in program.segments:
-        log = plan.block(log, segment) if isinstance(segment, Block) else plan.append(log, segment)[0]
+        log = (
+            plan.block(log, segment) if isinstance(segment, Block) else plan.append(log, segment)[0]
+        )
     again = plan.reads_of(lambda inner: inner.list_sessions(log))
     plan.list_sessions(log, keep="sessions").shown = True
     plan.mutate("sessions", "sessions", [], ["shallow"], again, "list.result_is_a_copy")
 
 
-MANY = Program(("s",), (Block(SPREAD, 300, ("s",), "loop0"), Block("filler", 3, ("s150",), "loop1")))
+MANY = Program(
+    ("s",), (Block(SPREAD, 300, ("s",), "loop0"), Block("filler", 3, ("s150",), "loop1"))
+)
 TWIN_IDS = ("a", "A", "ab", "a ", "é", "e\u0301", "a:b", "a\tb")
 TWINS = Program(TWIN_IDS, (Block("alternate", 16, TWIN_IDS, "loop0"),))
 EMPTY = Program(("a",), ())

@@ -37,7 +37,11 @@ def afters(model: ModelLog, session: str) -> list[int | None]:
         values |= {own[-1], own[-1] - 1}
         if len(own) <= 50:
             values |= {0, own[0], own[0] - 1, own[len(own) // 2]}
-    others = [event.event_id for event in model.events if event.session_id != session and event.event_id > near_end]
+    others = [
+        event.event_id
+        for event in model.events
+        if event.session_id != session and event.event_id > near_end
+    ]
     if others:
         values |= {others[0], others[-1]}
     return sorted(values, key=lambda value: -(10**13) if value is None else value)
@@ -56,9 +60,15 @@ def unused_twins(model: ModelLog, family: tuple[str, ...]) -> list[str]:
     return twins[:4]
 
 
+def tail(log: LogVar) -> int:
+    """An id a few events before the end of ``log``: reading after it shows what a change in
+    place added to the log, at the cost of a few events."""
+    return max(0, len(log.model.events) - 3)
+
+
 def build(plan: Plan, program: Program) -> tuple[LogVar, list[LogVar]]:
-    """Append the program; after each segment, read the session it appended to (a read the
-    end repeats, to catch a log that changed)."""
+    """Append the program; after each segment, read the end of the session it appended to (a
+    read the end of the example repeats, to catch a log that changed)."""
     log = plan.create()
     logs = [log]
     for segment in program.segments:
@@ -66,10 +76,13 @@ def build(plan: Plan, program: Program) -> tuple[LogVar, list[LogVar]]:
             log = plan.block(log, segment)
         else:
             log, _ = plan.append(log, segment)
-        session = segment.sessions[0] if isinstance(segment, Block) else segment.session_id
-        plan.read_events(log, session, repeat=CHANGED)
+        plan.read_events(log, _session(segment), tail(log), repeat=CHANGED)
         logs.append(log)
     return log, logs
+
+
+def _session(segment: object) -> str:
+    return segment.sessions[0] if isinstance(segment, Block) else segment.session_id  # type: ignore[attr-defined]
 
 
 def reads(plan: Plan, program: Program) -> None:
@@ -79,8 +92,7 @@ def reads(plan: Plan, program: Program) -> None:
         for after in afters(log.model, session):
             plan.read_events(log, session, after)
     for old, segment in zip(logs[1:], program.segments, strict=True):
-        session = segment.sessions[0] if isinstance(segment, Block) else segment.session_id
-        plan.read_events(old, session, repeat=CHANGED)
+        plan.read_events(old, _session(segment), tail(old), repeat=CHANGED)
 
 
 def branches(plan: Plan, example: Branching) -> None:
@@ -89,11 +101,11 @@ def branches(plan: Plan, example: Branching) -> None:
     sessions = list(example.program.family)
     for base, append in example.branches:
         for session in sessions:
-            plan.read_events(logs[base], session, repeat="append.branches")
+            plan.read_events(logs[base], session, tail(logs[base]), repeat="append.branches")
         branch, _ = plan.append(logs[base], append)
         for session in dict.fromkeys([*sessions, append.session_id]):
             plan.read_events(branch, session)
-            plan.read_events(logs[base], session, repeat="append.branches")
+            plan.read_events(logs[base], session, tail(logs[base]), repeat="append.branches")
 
 
 def results_are_copies(plan: Plan, program: Program) -> None:
@@ -131,7 +143,10 @@ def appended_values(plan: Plan, program: Program) -> None:
 
 
 # --- the boundary programs ------------------------------------------------------------------
-LONG = Program(("a", "b"), (Block("filler", 1005, ("a",), "loop0"), Append("b", "user_message", {"content": "b"})))
+LONG = Program(
+    ("a", "b"),
+    (Block("filler", 1005, ("a",), "loop0"), Append("b", "user_message", {"content": "b"})),
+)
 TWIN_IDS = ("a", "A", "ab", "a ", "é", "e\u0301", "a:b", "a\tb")
 TWIN_SESSIONS = Program(TWIN_IDS, (Block("alternate", 40, TWIN_IDS, "loop0"),))
 EMPTY = Program(("a",), ())

@@ -24,7 +24,15 @@ BAD_TYPES: tuple[Any, ...] = (
     b"user_message", ["user_message"], {"user_message": 1}, ("user_message",),
 )  # fmt: skip
 BAD_SESSIONS: tuple[Any, ...] = ("", None, 7, b"a", ["a"], {"a": 1}, 1.5, True)
-NOT_MAPPINGS: tuple[Any, ...] = (None, "hi", [("content", "hi")], ["content"], 42, b"{}", ("content",))
+NOT_MAPPINGS: tuple[Any, ...] = (
+    None,
+    "hi",
+    [("content", "hi")],
+    ["content"],
+    42,
+    b"{}",
+    ("content",),
+)
 WRONG_VALUES: tuple[Any, ...] = (None, 1, True, b"x", ["x"], {"x": "y"}, 1.5, ("x",))
 
 
@@ -64,8 +72,19 @@ def history_free(session: str, model: ModelLog, pick: int) -> list[BadAppend]:
     ]  # fmt: skip
     tool = "tool_call" if pick % 2 or not model.calls_in(session, OPEN) else "tool_result"
     empty = "name" if tool == "tool_call" and pick % 3 == 0 else "call_id"
-    rows.append(BadAppend(session, tool, {**valid_payload(tool, model, session), empty: ""}, Refusal.EMPTY_VALUE.value))
-    return [row for row in rows if model.refusal(row.session_id, row.event_type, row.payload) is not None]
+    rows.append(
+        BadAppend(
+            session,
+            tool,
+            {**valid_payload(tool, model, session), empty: ""},
+            Refusal.EMPTY_VALUE.value,
+        )
+    )
+    return [
+        row
+        for row in rows
+        if model.refusal(row.session_id, row.event_type, row.payload) is not None
+    ]
 
 
 def call_trouble(model: ModelLog, sessions: list[str], pick: int) -> list[BadAppend]:
@@ -85,20 +104,28 @@ def call_trouble(model: ModelLog, sessions: list[str], pick: int) -> list[BadApp
         for stranger in _strangers(model, session, called, pick):
             rows.append(BadAppend(session, "tool_result", {"call_id": stranger, "content": "42"},
                                   Refusal.RESULT_WITHOUT_CALL.value))  # fmt: skip
-    return [row for row in rows if model.refusal(row.session_id, row.event_type, row.payload) is not None]
+    return [
+        row
+        for row in rows
+        if model.refusal(row.session_id, row.event_type, row.payload) is not None
+    ]
 
 
 def _strangers(model: ModelLog, session: str, called: list[str], pick: int) -> list[str]:
     """Call ids this session never called: another session's, a twin of its own, a joined
     key that collides (session ``a`` asked for ``b:c`` when ``a:b`` called ``c``)."""
-    strangers = [call for (owner, call) in model.calls if owner != session and call not in called][:1]
+    strangers = [call for (owner, call) in model.calls if owner != session and call not in called][
+        :1
+    ]
     if called:
         strangers.append(TWINS[pick % len(TWINS)](called[0]))
     for owner, call in model.calls:
         if owner != session and owner.startswith(session + ":"):
             strangers.append(owner[len(session) + 1 :] + ":" + call)
     strangers.append("call_9")
-    return [stranger for stranger in dict.fromkeys(strangers) if stranger and stranger not in called][:3]
+    return [
+        stranger for stranger in dict.fromkeys(strangers) if stranger and stranger not in called
+    ][:3]
 
 
 def picks() -> st.SearchStrategy[int]:

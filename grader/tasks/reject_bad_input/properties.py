@@ -37,7 +37,9 @@ NO_TRACE = "append.refusal_leaves_no_trace"
 def _build(plan: Plan, program: Program) -> LogVar:
     log = plan.create()
     for segment in program.segments:
-        log = plan.block(log, segment) if isinstance(segment, Block) else plan.append(log, segment)[0]
+        log = (
+            plan.block(log, segment) if isinstance(segment, Block) else plan.append(log, segment)[0]
+        )
     return log
 
 
@@ -69,7 +71,11 @@ def _traces(plan: Plan, log: LogVar, rows: list[BadAppend]) -> None:
         if not (isinstance(session, str) and session and isinstance(call_id, str) and call_id):
             continue
         if row.event_type == "tool_call" and model.call_state(session, call_id) == "unused":
-            follow.append(Append(session, "tool_call", {"call_id": call_id, "name": "search", "arguments": "{}"}))
+            follow.append(
+                Append(
+                    session, "tool_call", {"call_id": call_id, "name": "search", "arguments": "{}"}
+                )
+            )
         if row.event_type == "tool_result" and call_id in model.calls_in(session, OPEN):
             follow.append(Append(session, "tool_result", {"call_id": call_id, "content": "ok"}))
     unique = {repr((a.session_id, a.event_type, a.payload)): a for a in follow}
@@ -84,7 +90,9 @@ def refusals(plan: Plan, example: tuple[Program, int]) -> None:
     program, pick = example
     log = _build(plan, program)
     sessions = list(program.family)
-    rows = call_trouble(log.model, sessions, pick) + history_free(sessions[pick % len(sessions)], log.model, pick)
+    rows = call_trouble(log.model, sessions, pick) + history_free(
+        sessions[pick % len(sessions)], log.model, pick
+    )
     refuse_all(plan, log, rows, sessions)
 
 
@@ -102,7 +110,9 @@ def refusal_table(plan: Plan, _: object) -> None:
     rows = [row for pick in range(max(len(BAD_TYPES), len(BAD_SESSIONS), len(NOT_MAPPINGS), len(WRONG_VALUES)))
             for row in history_free("a", model, pick)]  # fmt: skip
     refuse_all(plan, empty, _unique(rows), ["a"])
-    opened, _ = plan.append(empty, Append("a", "tool_call", {"call_id": "call_1", "name": "search", "arguments": "{}"}))
+    opened, _ = plan.append(
+        empty, Append("a", "tool_call", {"call_id": "call_1", "name": "search", "arguments": "{}"})
+    )
     rows = [row for pick in range(8) for row in history_free("a", opened.model, pick)]
     refuse_all(plan, opened, _unique(rows), ["a"])
 
@@ -142,12 +152,44 @@ ODD_PROGRAMS: tuple[Program, ...] = (
     _odd(Append("a", "user_message", {"content": "hi", "meta": {"k": [1, 2]}}, "proxy")),
     _odd(_call("a", "call 1", "get weather", "not json")),
     _odd(_call("a", "呼叫", "工具", "")),
-    tagged(Program(("a",), (_call("a", "c1"), _call("a", "C1"), _call("a", "c1 "), _result("a", "C1")))),
-    tagged(Program(("a", "b"), (_call("a", "c1"), _result("a", "c1"), _call("b", "c1"), _result("b", "c1")))),
-    tagged(Program(("a:b", "a"), (_call("a:b", "c"), _call("a", "b:c"), _result("a", "b:c"), _result("a:b", "c")))),
-    tagged(Program(("a",), (_call("a", "c1"), Block("filler", 300, ("a",), "loop1"), _result("a", "c1")))),
-    tagged(Program(("a",), (Block("calls", 40, ("a",), "loop0"), _result("a", "loop0_0"), _result("a", "loop0_39")))),
-    tagged(Program(("a",), (_call("a", "c1"), Append("a", "tool_result", {"call_id": "c1", "content": ""}, "mapping")))),
+    tagged(
+        Program(("a",), (_call("a", "c1"), _call("a", "C1"), _call("a", "c1 "), _result("a", "C1")))
+    ),
+    tagged(
+        Program(
+            ("a", "b"), (_call("a", "c1"), _result("a", "c1"), _call("b", "c1"), _result("b", "c1"))
+        )
+    ),
+    tagged(
+        Program(
+            ("a:b", "a"),
+            (_call("a:b", "c"), _call("a", "b:c"), _result("a", "b:c"), _result("a:b", "c")),
+        )
+    ),
+    tagged(
+        Program(
+            ("a",), (_call("a", "c1"), Block("filler", 300, ("a",), "loop1"), _result("a", "c1"))
+        )
+    ),
+    tagged(
+        Program(
+            ("a",),
+            (
+                Block("calls", 40, ("a",), "loop0"),
+                _result("a", "loop0_0"),
+                _result("a", "loop0_39"),
+            ),
+        )
+    ),
+    tagged(
+        Program(
+            ("a",),
+            (
+                _call("a", "c1"),
+                Append("a", "tool_result", {"call_id": "c1", "content": ""}, "mapping"),
+            ),
+        )
+    ),
 )
 
 

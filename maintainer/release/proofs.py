@@ -15,9 +15,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from grader.i18n import text
-from grader.messages import STATUS_NOT_IMPLEMENTED
-from grader.release.isolation import run_python
-from grader.release.notebook_runs import execute_notebooks
+from grader.engine.outcomes import Status
+from maintainer.release.isolation import run_python
+from maintainer.release.notebook_runs import execute_notebooks
 
 PASSED = "passed"
 FAILED = "failed"
@@ -111,11 +111,13 @@ def unfinished_task_problems(results_path: Path) -> str:
         return text("release.fail.results_unreadable", error=repr(error))
     if not statuses:
         return text("release.fail.results_empty")
-    wrong = [f"{task}: {got}" for task, got in statuses.items() if got != STATUS_NOT_IMPLEMENTED]
+    wrong = [
+        f"{task}: {got}" for task, got in statuses.items() if got != Status.NOT_IMPLEMENTED.value
+    ]
     if not wrong:
         return ""
     found = "; ".join(wrong)
-    return text("release.fail.stubs_solved", expected=STATUS_NOT_IMPLEMENTED, found=found)
+    return text("release.fail.stubs_solved", expected=Status.NOT_IMPLEMENTED.value, found=found)
 
 
 def prove_demo_completes(copy_dir: Path, environment: dict[str, str], scratch: Path) -> ProofResult:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from grader.gradescope import build_zip
+from grader.frontends.gradescope import build_zip
 from grader.i18n import LANGUAGES, text
 
 

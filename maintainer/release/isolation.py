@@ -16,7 +16,7 @@ import sys
 from pathlib import Path
 
 GUARD_SOURCE = '''\
-"""Written by grader.release: hide editable installs so only the learner's copy is seen."""
+"""Written by maintainer.release: hide editable installs so only the learner's copy is seen."""
 import sys
 
 

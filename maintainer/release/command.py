@@ -6,10 +6,10 @@ import argparse
 from pathlib import Path
 
 from grader.i18n import LANGUAGES, text
-from grader.release import run_release
-from grader.release.committed import NotACheckout
-from grader.release.files import ReleaseRefused
-from grader.release.manifest import ManifestError
+from maintainer.release import run_release
+from maintainer.release.committed import NotACheckout
+from maintainer.release.files import ReleaseRefused
+from maintainer.release.manifest import ManifestError
 
 
 def build_parser() -> argparse.ArgumentParser:

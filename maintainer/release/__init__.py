@@ -1,7 +1,7 @@
 """Write the learner's copy of the kit, then prove inside it that it works on its own.
 
-``python -m grader release OUT_DIR`` writes the files :mod:`grader.release.manifest` lists, as
-they are in the last commit (:mod:`grader.release.files`), and refuses when ``exercises/``
+``python -m grader release OUT_DIR`` writes the files :mod:`maintainer.release.manifest` lists, as
+they are in the last commit (:mod:`maintainer.release.files`), and refuses when ``exercises/``
 holds uncommitted changes or the kit is not a git checkout. Then it proves, in that copy:
 ``solutions`` cannot be imported and the kit's packages come from the copy; the grader runs
 against the stubs and reports every task as not implemented yet; ``python -m sqlite_demo``
@@ -14,9 +14,9 @@ import tempfile
 from pathlib import Path
 
 from grader.i18n import text
-from grader.release.files import KIT_ROOT, ReleaseRefused, WrittenCopy, write_copy
-from grader.release.isolation import copy_only_environment
-from grader.release.proofs import (
+from maintainer.release.files import KIT_ROOT, ReleaseRefused, WrittenCopy, write_copy
+from maintainer.release.isolation import copy_only_environment
+from maintainer.release.proofs import (
     FAILED,
     ProofResult,
     prove_copy_stands_alone,
@@ -53,7 +53,7 @@ def make_release(out_dir: Path, kit_root: Path = KIT_ROOT) -> tuple[WrittenCopy,
 
     Raises:
         ValueError: a :class:`ReleaseRefused` or
-            :class:`~grader.release.committed.NotACheckout` whose message says why nothing was
+            :class:`~maintainer.release.committed.NotACheckout` whose message says why nothing was
             written and what to do.
     """
     written = write_copy(out_dir, kit_root)

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from grader.i18n import text
-from grader.release.committed import (
+from maintainer.release.committed import (
     REGULAR_MODES,
     CommittedFile,
     committed_files,
@@ -19,7 +19,7 @@ from grader.release.committed import (
     read_blobs,
     uncommitted_changes,
 )
-from grader.release.manifest import in_manifest, learner_files
+from maintainer.release.manifest import in_manifest, learner_files
 
 KIT_ROOT = Path(__file__).resolve().parents[2]
 STUBS = "exercises/"
@@ -77,9 +77,9 @@ def write_copy(out_dir: Path, kit_root: Path = KIT_ROOT) -> WrittenCopy:
 
     Raises:
         ReleaseRefused: for any reason in the module docstring; nothing is written then.
-        grader.release.committed.NotACheckout: when the kit is not a git checkout with a
+        maintainer.release.committed.NotACheckout: when the kit is not a git checkout with a
             commit (a ``ValueError`` too, saying what to do).
-        grader.release.manifest.ManifestError: when the manifest names files the commit lacks.
+        maintainer.release.manifest.ManifestError: when the manifest names files the commit lacks.
     """
     check_output_folder(out_dir, kit_root)
     commit = head_commit(kit_root)

@@ -1,0 +1,98 @@
+"""``python -m grader batch SUBMISSIONS_DIR --out OUT_DIR``: grade a class's submissions."""
+
+from __future__ import annotations
+
+import argparse
+import time
+from collections import Counter
+from pathlib import Path
+
+from grader.frontends.batch import run_batch
+from grader.frontends.batch.outputs import GRADEBOOK, RESULTS_DIR, SUMMARY, most_failed, sentence_of
+from grader.frontends.batch.pool import Row
+from grader.frontends.results import FORMATS
+from grader.i18n import LANGUAGES, text
+from grader.settings import Settings, add_options, from_arguments
+from grader.transport import isolation, protect
+from grader.transport.workspace import KIT_ROOT
+
+MOST_FAILED_PRINTED = 3
+#: The batch's defaults: one submission may take 30 s in all, however slow its code.
+BATCH = Settings(submission_seconds=30.0)
+BATCH_SETTINGS = ("example_seconds", "task_seconds", "submission_seconds", "load_seconds",
+                  "isolation", "memory_mb", "cpu_seconds")  # fmt: skip
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="python -m grader batch", description=text("cli.batch.description")
+    )
+    parser.add_argument("submissions", type=Path, help=text("cli.batch.submissions"))
+    parser.add_argument("--out", type=Path, required=True, help=text("cli.batch.out"))
+    parser.add_argument("--workers", type=int, metavar="N", help=text("cli.batch.workers"))
+    parser.add_argument("--format", choices=FORMATS, default=FORMATS[0], help=text("cli.format"))
+    parser.add_argument("--no-sandbox", action="store_true", help=text("cli.batch.no_sandbox"))
+    parser.add_argument("--no-progress", action="store_true", help=text("cli.batch.no_progress"))
+    parser.add_argument("--lang", choices=LANGUAGES, help=text("cli.lang"))
+    add_options(parser, BATCH_SETTINGS)
+    parser.set_defaults(submission_seconds=BATCH.submission_seconds)
+    return parser
+
+
+def choose_isolation(requested: str, no_sandbox: bool) -> isolation.Launcher | str:
+    """The launcher the batch will use, or the sentence saying why it cannot grade safely."""
+    if no_sandbox or requested == "none":
+        return isolation.choose("none")
+    try:
+        launcher = isolation.choose(requested)
+    except isolation.Unavailable as unavailable:
+        return text(unavailable.reason, path=unavailable.detail)
+    if launcher.isolation is isolation.Isolation.NONE:
+        return text("cli.batch.no_sandbox_available")
+    return launcher
+
+
+def render_outcome(rows: list[Row], out_dir: Path, seconds: float) -> str:
+    verdicts = Counter(row.verdict.value for row in rows)
+    counts = ", ".join(f"{verdict} {count}" for verdict, count in sorted(verdicts.items()))
+    lines = [text("cli.batch.done", count=len(rows), seconds=seconds, statuses=counts)]
+    lines += [
+        text("cli.batch.wrote", path=out_dir / name) for name in (GRADEBOOK, RESULTS_DIR, SUMMARY)
+    ]
+    for (task, promise), count in most_failed(rows)[:MOST_FAILED_PRINTED]:
+        lines.append(
+            text("cli.batch.often_broken", count=count, task=task, sentence=sentence_of(promise))
+        )
+    return "\n".join(lines)
+
+
+def main(argv: list[str]) -> int:
+    """Run the batch; exit 0 when it ran (whatever the scores), 2 when it cannot run."""
+    arguments = build_parser().parse_args(argv)
+    if not arguments.submissions.is_dir():
+        print(text("cli.batch.not_a_folder", path=arguments.submissions))
+        return 2
+    chosen = choose_isolation(arguments.isolation, arguments.no_sandbox)
+    if isinstance(chosen, str):
+        print(chosen)
+        return 2
+    settings = from_arguments(arguments).replace(isolation=chosen.isolation.value)
+    print(text(f"batch.isolation.{chosen.isolation.value}"), flush=True)
+    if chosen.note:
+        print(text(chosen.note, python=chosen.python), flush=True)
+    started = time.monotonic()
+    secrets = [KIT_ROOT / "grader", KIT_ROOT / "solutions", arguments.submissions]
+    opened_for = [chosen.python, *isolation.stdlib_folders(chosen.python)]
+    uid = chosen.isolation is isolation.Isolation.UID
+    with protect.closed_to_others(secrets if uid else [], opened_for) as closed:
+        if closed:
+            print(
+                text("cli.batch.closed", paths=", ".join(str(path) for path in closed)), flush=True
+            )
+        rows = run_batch(arguments.submissions, arguments.out, settings, arguments.workers,
+                         show_progress=not arguments.no_progress, results_format=arguments.format)  # fmt: skip
+    print(render_outcome(rows, arguments.out, time.monotonic() - started))
+    return 0
+
+
+__all__ = ["sentence_of"]

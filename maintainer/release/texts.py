@@ -1,0 +1,47 @@
+"""The maintainer's release tool's words (see :mod:`grader.i18n`)."""
+
+from __future__ import annotations
+
+EN = {
+    "release.cell": "cell {number} (`{first_line}`)",
+    "release.cell.unknown": "a cell",
+    "release.commit": "The copy holds commit {commit}.",
+    "release.copied": "Copied {count} files to {path}.",
+    "release.fail.cell_raised": "{cell} raised {kind}: {message}",
+    "release.fail.cell_timeout": "{cell} did not finish within {seconds:g} s",
+    "release.fail.demo_exit": "python -m sqlite_demo exited with {status}, 0 expected; it ended with:",
+    "release.fail.grader_could_not_grade": "the grader could not grade the stubs",
+    "release.fail.grader_exit": "python -m grader exited with {status}, 1 expected ({why}); it ended with:",
+    "release.fail.grader_full_marks": "full marks: the committed exercises/ are solved, not stubs",
+    "release.fail.grader_no_results": "python -m grader wrote no results file (--json)",
+    "release.fail.kernel_died": "the kernel died while running {cell}",
+    "release.fail.not_run": "could not be run: {kind}: {message}",
+    "release.fail.results_empty": "the grader's results file lists no task",
+    "release.fail.results_unreadable": "the grader's results file does not read as expected ({error})",
+    "release.fail.stubs_solved": "every task should be '{expected}' on the stubs, but {found}. Learners must get the unsolved stubs: commit them in exercises/.",
+    "release.fail.timeout": "did not finish within {seconds:g} s",
+    "release.failed": "{count} proof(s) failed: the copy is not ready for learners.",
+    "release.left_out": "Not in the copy, because not committed: {paths}",
+    "release.outcome.failed": "FAILED",
+    "release.outcome.passed": "passed",
+    "release.outcome.skipped": "skipped",
+    "release.proof.demo": "python -m sqlite_demo completes",
+    "release.proof.grader": "the grader runs against the stubs",
+    "release.proof.notebook": "notebook executes",
+    "release.proof.notebooks": "the notebooks execute",
+    "release.proof.stands_alone": "the copy stands alone (no solutions; the kit's packages come from the copy)",
+    "release.proved": "No proof failed: the copy is ready for learners.",
+    "release.refused.escaping": "the commit holds paths that leave their folder: {paths}",
+    "release.refused.inside_kit": "{path} is inside the kit; choose a folder outside it",
+    "release.refused.links": "the commit stores these as links or submodules: {paths}",
+    "release.refused.manifest": "the release manifest (maintainer/release/manifest.py) names files this commit does not hold: {paths}; update the manifest or commit them",
+    "release.refused.no_commit": "{path} has no commit yet; commit the kit first (git add -A && git commit)",
+    "release.refused.no_git": "git is not installed; the release is read from a git commit",
+    "release.refused.not_a_checkout": "{path} is not a git checkout. The learner's copy is built from the last commit, so run release in a clone of the kit (git clone URL), or make this folder one: git init && git add -A && git commit -m 'kit'",
+    "release.refused.not_empty": "{path} is not an empty folder; choose a new or empty one",
+    "release.refused.stubs_changed": "{stubs} differs from the last commit ({changes}). The learner's copy is built from the commit, so these changes would not reach learners. If learners should get them, commit them; if they are your own work on the exercises, set them aside (git stash --include-untracked). Then run release again.",
+    "release.skip.no_demo": "no sqlite_demo/__main__.py in the copy",
+    "release.skip.no_notebooks": "no notebooks found",
+}
+
+ZH: dict[str, tuple[str, str]] = {}
