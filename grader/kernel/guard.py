@@ -196,7 +196,7 @@ def _process(args: tuple[Any, ...], temporary: str) -> None:
     raise Denied(PermissionError("no processes, signals or sockets while grading"), "always")
 
 
-def _import(args: tuple[Any, ...], temporary: str) -> None:
+def _check_import(args: tuple[Any, ...], temporary: str) -> None:
     name = args[0] if args and type(args[0]) is str else ""
     if name.split(".")[0] in DENIED_MODULES:
         raise Denied(ImportError(f"{name} is not available while grading"), "direct", name)
@@ -303,7 +303,7 @@ RULES: dict[str, Callable[[tuple[Any, ...], str], None]] = {
     "sys.remote_exec": _never,
     "code.__new__": _never,
     "sys.addaudithook": _new_hook,
-    "import": _import,
+    "import": _check_import,
     "marshal.loads": _unmarshal,
     "marshal.load": _unmarshal,
     "compile": _compile,
