@@ -19,12 +19,13 @@ EN = {
         'the one given (see "equal" above), extra keys included.'
     ),
     "promise.append.old_log_unchanged": (
-        "The log passed in never changes: appending to it again, or reading it, gives the same "
-        "answers as before."
+        "The log passed in never changes: after the append, appending to it or reading it gives "
+        "the same answers as just before."
     ),
     "promise.append.branches": (
-        "Appending to an older log starts a branch: the event gets that log's next id, and the "
-        "new log holds that log's events and the new one, whatever was appended since."
+        "Logs are independent values: appending to an older log starts a branch (the event gets "
+        "that log's next id, and the new log holds that log's events and the new one), and "
+        "appending to one log never changes another."
     ),
     "promise.append.caller_payload_copied": (
         "The payload is copied: changing the caller's mapping afterwards, at any depth (a list "

@@ -16,7 +16,7 @@ from grader.engine.programs import SPREAD, Append, Block, Program, Style, progra
 from grader.engine.properties import Property
 from grader.engine.steps import LogVar
 
-STYLE = Style(singles=8, blocks=2, longest=250, sessions=5)
+STYLE = Style(singles=8, blocks=2, longest=150, sessions=5)
 SHORT = Style(singles=5, blocks=1, longest=40)
 #: Id boundaries where hand-made numbering or caching tends to break.
 BOUNDARIES = (9, 10, 99, 100, 255, 256, 999, 1000)
