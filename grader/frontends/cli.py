@@ -5,8 +5,8 @@ Learner tools: ``--task`` grades one task, ``--watch`` grades again every time a
 target is saved, ``--hint`` shows one more hint for the first task not passing yet, ``--lang``
 picks the language (the locale decides otherwise). Instructor tools are subcommands, each
 importing only what it uses: ``batch`` grades a class, ``gradescope`` writes a Gradescope
-autograder, ``site`` builds the exercises' web page, ``release`` (a maintainer's tool, not in
-a learner's copy) writes the learner's copy.
+autograder, ``release`` (a maintainer's tool, not in a learner's copy) writes the learner's
+copy.
 """
 
 from __future__ import annotations
@@ -27,7 +27,6 @@ TARGET_ENV = "GRADER_TARGET"
 SUBCOMMANDS = {
     "batch": "grader.frontends.batch.command",
     "gradescope": "grader.frontends.gradescope.command",
-    "site": "grader.frontends.site.command",
     "release": "maintainer.release.command",
 }
 #: The settings a learner may change from the command line.

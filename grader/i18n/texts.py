@@ -152,8 +152,8 @@ EN = {
     "cli.subcommands": (
         "Instructor commands: 'python -m grader batch SUBMISSIONS_DIR --out OUT_DIR' grades a "
         "class; 'python -m grader gradescope OUT.zip' writes a Gradescope autograder; "
-        "'python -m grader site OUT_DIR' builds the exercises' web page. Add --help to any of "
-        "them for its options."
+        "'python -m grader release OUT_DIR' (in the kit, not in a learner's copy) writes the "
+        "learner's copy. Add --help to any of them for its options."
     ),
     "cli.target": (
         "exercises (default), solutions, a dotted module name, a folder (a package, a folder of "
