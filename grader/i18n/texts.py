@@ -232,6 +232,7 @@ EN = {
     "batch.summary.none_failed": "No submission broke a promise.",
     "batch.summary.failed_by": "broken by",
     "batch.summary.promise": "promise",
+    "batch.summary.task": "task",
     "batch.ungraded.no_submission": "Not graded: the folder holds no single .py file or package.",
     "batch.ungraded.not_a_file": "Not graded: neither a regular file nor a folder.",
     "batch.ungraded.unreadable": "Not graded: it could not be read ({error}).",
