@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 EN = {
+    "cli.release.description": "Write the learner's copy of the kit from the last commit, then prove that it works on its own.",
+    "cli.release.out": "a new or empty folder outside the kit",
+    "cli.release.refused": "No release written: {reason}",
     "release.cell": "cell {number} (`{first_line}`)",
     "release.cell.unknown": "a cell",
     "release.commit": "The copy holds commit {commit}.",
