@@ -108,7 +108,9 @@ def using_language(language: str | None) -> Iterator[None]:
 TEXT_MODULES = ("grader.i18n.texts", "maintainer.release.texts")
 
 
-def _text_modules() -> list[Any]:
+def text_modules() -> list[Any]:
+    """Every module holding sentences: the engine's and front ends', the maintainer's (where
+    present) and each task's."""
     from grader import tasks
 
     modules = []
@@ -132,7 +134,7 @@ def catalog(language: str) -> dict[str, str]:
     catalog test still fails, so the gap is found before a learner sees it)."""
     english: dict[str, str] = {}
     translated: dict[str, str] = {}
-    for module in _text_modules():
+    for module in text_modules():
         english.update(getattr(module, "EN", {}))
         for key, entry in getattr(module, language.upper(), {}).items():
             translated[key] = entry[1] if isinstance(entry, tuple) else entry
