@@ -29,13 +29,13 @@ def environment(**variables: str) -> dict[str, str]:
 
 
 def grader_cli(
-    *args: str, cwd: Path = KIT_ROOT, **variables: str
+    *args: str, cwd: Path = KIT_ROOT, locale: dict[str, str] | None = None
 ) -> subprocess.CompletedProcess[str]:
-    """Run ``python -m grader ARGS`` in ``cwd`` with the locale variables ``variables`` only."""
+    """Run ``python -m grader ARGS`` in ``cwd`` with the locale variables ``locale`` only."""
     return subprocess.run(
         [sys.executable, "-m", "grader", *args],
         cwd=cwd,
-        env=environment(**variables),
+        env=environment(**(locale or {})),
         capture_output=True,
         text=True,
         encoding="utf-8",
