@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import hypothesis
-import jsonschema
+import jsonschema  # type: ignore[import-untyped]
 import pytest
 
 from grader.frontends.gradescope import build_zip
