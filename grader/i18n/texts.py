@@ -215,6 +215,7 @@ EN = {
     "cli.format": "the results file's format: exercism (test-runner interface v3, the default) or gradescope (results.json)",
     "cli.no_sandbox": "run learner code without a sandbox (the same as --isolation none)",
     "cli.unknown_task": "no task is called {task}: give a task's number or its id",
+    "cli.interrupted": "Grading stopped (Ctrl+C): no report, and no results file written.",
     "cli.release_missing": "release is a maintainer's tool: it is in the kit, not in a learner's copy.",
     "cli.pytest_target": "what to grade: exercises (default), solutions, a dotted module name, or a path; falls back to ${env}",
     # --- settings (every front end's options come from these) ---------------------------
@@ -399,6 +400,7 @@ ZH: dict[str, tuple[str, str]] = {
     "cli.format": ("70d95444", "结果文件的格式：exercism（test-runner 接口 v3，默认）或 gradescope（results.json）"),
     "cli.no_sandbox": ("55a39bda", "不用沙箱运行学习者代码（等同于 --isolation none）"),
     "cli.unknown_task": ("b5df8696", "没有叫 {task} 的任务：请给出任务的编号或 id"),
+    "cli.interrupted": ("ed933887", "判题已中断（Ctrl+C）：没有报告，也没有写出结果文件。"),
     "cli.release_missing": ("90c2fd4f", "release 是维护者用的工具：它在完整的套件里，学习者版副本里没有。"),
     "cli.pytest_target": ("ba7d5ae3", "要判题的对象：exercises（默认）、solutions、点分模块名或路径；没有指定时取 ${env}"),
     "settings.example_seconds": ("d56fc853", "单个样例允许的秒数，超过后正在运行的那次调用算作超时（默认 {default:g}）"),
