@@ -1,5 +1,6 @@
 """Watch mode: progress and the next hint after each grading, a grading after every save
-(also a save made while grading), and Ctrl+C ending it at any moment without a traceback."""
+(also a save made while grading), and Ctrl+C ending it at any moment without a traceback;
+and Ctrl+C during a plain grading."""
 
 from __future__ import annotations
 
@@ -17,8 +18,8 @@ from pathlib import Path
 import pytest
 
 from grader.engine.outcomes import Failure, Report, Said, Status, TaskResult
-from grader.frontends import watch
-from grader.i18n import text, using_language
+from grader.frontends import cli, watch
+from grader.i18n import LOCALE_VARIABLES, text, using_language
 from tests.implementations.corpus import CORRECT_DIR
 from tests.learner_tools.conftest import KIT_ROOT, environment
 
@@ -220,3 +221,17 @@ def test_ctrl_c_from_a_terminal_stops_every_lane_without_a_traceback(
     assert status == 0
     assert printed.splitlines()[-1] == "Stopped watching."
     assert "Traceback" not in printed + errors and errors == ""
+
+
+def test_ctrl_c_during_a_plain_grading_says_so_and_exits_130(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    def interrupted(args: object) -> Report:
+        raise KeyboardInterrupt
+
+    for variable in LOCALE_VARIABLES:
+        monkeypatch.delenv(variable, raising=False)
+    monkeypatch.setenv("LANGUAGE", "zh")
+    monkeypatch.setattr(cli, "grade_and_show", interrupted)
+    assert cli.main(["--task", "1"]) == cli.INTERRUPTED == 130
+    assert capsys.readouterr().err == "\n" + text("cli.interrupted", "zh") + "\n"
