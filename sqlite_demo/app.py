@@ -30,6 +30,7 @@ from fastapi import FastAPI, Header, Query, Request
 from fastapi.responses import JSONResponse
 
 from eventlog import StorageError, StoredEvent
+from sqlite_demo.access import AccessGuard, AccessPolicy, document_access
 from sqlite_demo.agent import Agent
 from sqlite_demo.api_schema import (
     MAX_EVENT_ID,
@@ -68,7 +69,10 @@ _SESSION_ERRORS: Final = (404, 422, 500, 503)
 
 
 def create_app(
-    db_path: str | Path, synchronous: Synchronous = "NORMAL", model: Model = scripted_model
+    db_path: str | Path,
+    synchronous: Synchronous = "NORMAL",
+    model: Model = scripted_model,
+    access: AccessPolicy | None = None,
 ) -> FastAPI:
     """Build the service; the store opens when the app starts and closes when it stops.
 
@@ -76,6 +80,9 @@ def create_app(
         db_path: the SQLite file (created with its schema when missing).
         synchronous: ``"NORMAL"`` survives a killed process, ``"FULL"`` a power cut too.
         model: the brain of the agent loop; tests pass one that fails on purpose.
+        access: the token and Host names the door checks (see :mod:`sqlite_demo.access`);
+            None checks nothing, for an app in a test or behind the caller's own gate.
+            ``serve`` always passes one.
 
     The app refuses to start (raising :class:`~eventlog.StorageError`) on a database it
     cannot write: better no service than one that fails every write.
@@ -92,13 +99,33 @@ def create_app(
         finally:
             store.close()
 
-    app = FastAPI(title="sqlite_demo agent", version="1", lifespan=lifespan)
+    # No /docs or /redoc: FastAPI's pages load their scripts from a CDN, and this server
+    # answers with nothing that points elsewhere. /openapi.json is the contract; open it in
+    # any OpenAPI viewer.
+    app = FastAPI(
+        title="sqlite_demo agent", version="1", lifespan=lifespan, docs_url=None, redoc_url=None
+    )
     install_error_handlers(app)
     app.add_middleware(BodyGuard)
+    if access is not None:
+        # Added last, so it runs first: a refused request never reaches the body guard.
+        app.add_middleware(AccessGuard, policy=access)
+        _document_access(app, access)
     _add_session_routes(app)
     _add_read_routes(app)
     app.include_router(create_live_router(event_json))  # the page at / and the event stream
     return app
+
+
+def _document_access(app: FastAPI, access: AccessPolicy) -> None:
+    build = app.openapi
+
+    def openapi() -> dict[str, Any]:
+        if app.openapi_schema is None:
+            app.openapi_schema = document_access(build(), access)
+        return app.openapi_schema
+
+    app.openapi = openapi  # type: ignore[method-assign]  # FastAPI's documented way
 
 
 def _add_session_routes(app: FastAPI) -> None:

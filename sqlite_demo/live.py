@@ -28,8 +28,8 @@ from fastapi.responses import Response
 from pydantic import BaseModel
 
 from sqlite_demo.event_stream import EventToJson
-from sqlite_demo.http_errors import ApiError
-from sqlite_demo.live_stream import add_stream_route, error_response
+from sqlite_demo.http_errors import ApiError, documented
+from sqlite_demo.live_stream import add_stream_route
 from sqlite_demo.store import SqliteEventStore
 
 #: The only files ``/static/`` serves, and their types: a lookup, never a path built from
@@ -102,7 +102,7 @@ def _add_tool_calls_route(router: APIRouter) -> None:
     @router.get(
         "/sessions/{session_id}/tool_calls",
         summary="The session's rows of the tool_calls projection",
-        responses={404: error_response("unknown_session: no session has this id")},
+        responses=documented(404, 500, 503),
     )
     def get_tool_calls(session_id: str, request: Request) -> list[ToolCallOut]:
         store: SqliteEventStore = request.app.state.store

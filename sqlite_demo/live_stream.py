@@ -30,7 +30,7 @@ from starlette.responses import StreamingResponse
 
 from sqlite_demo.api_schema import MAX_EVENT_ID
 from sqlite_demo.event_stream import EventToJson, StreamSettings, session_event_stream
-from sqlite_demo.http_errors import ApiError
+from sqlite_demo.http_errors import ApiError, documented
 from sqlite_demo.sse import LAST_EVENT_ID_PATTERN, parse_last_event_id
 from sqlite_demo.store import SqliteEventStore
 
@@ -41,17 +41,6 @@ STREAM_PATH: Final = "/sessions/{session_id}/events/stream"
 STREAM_OPERATION_ID: Final = "stream_session_events"
 STREAM_TAG: Final = "streaming"
 
-_ERROR_SCHEMA: Final = {
-    "type": "object",
-    "required": ["error"],
-    "properties": {
-        "error": {
-            "type": "object",
-            "required": ["code", "message"],
-            "properties": {"code": {"type": "string"}, "message": {"type": "string"}},
-        }
-    },
-}
 _STREAM_EXAMPLE: Final = (
     "retry: 1000\n\n"
     'id: 5\ndata: {"event_id":5,"session_id":"sess_a","type":"tool_result",'
@@ -59,11 +48,6 @@ _STREAM_EXAMPLE: Final = (
     'event: caught-up\ndata: {"after":4,"last_event_id":5}\n\n'
     ": heartbeat\n\n"
 )
-
-
-def error_response(description: str) -> dict[str, Any]:
-    """Return an OpenAPI response entry for the kit's one JSON error shape."""
-    return {"description": description, "content": {"application/json": {"schema": _ERROR_SCHEMA}}}
 
 
 class EventStreamResponse(StreamingResponse):
@@ -146,9 +130,8 @@ def add_stream_route(router: APIRouter, event_to_json: EventToJson) -> None:
                     "text/event-stream": {"schema": {"type": "string"}, "example": _STREAM_EXAMPLE}
                 },
             },
-            404: error_response("unknown_session: no session has this id"),
-            422: error_response("invalid_request: a bad `after`, `follow` or Last-Event-ID"),
-            503: error_response("too_many_streams: the server's open-stream limit is reached"),
+            # By reference: the other operations put ErrorBody in the schema's components.
+            **documented(404, 422, 500, 503, by_reference=True),
         },
     )
     async def stream_events(

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import socket
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 
 import httpx
@@ -29,13 +29,14 @@ READ_TIMEOUT_SECONDS = 15.0
 @pytest.fixture
 def http(server: ServerProcess) -> Iterator[httpx.Client]:
     """An HTTP client of ``server``, whose reads give up (and fail the test) if it hangs."""
-    with client_of(server.url) as client:
+    with client_of(server.url, server.headers) as client:
         yield client
 
 
-def client_of(url: str) -> httpx.Client:
-    """Return an HTTP client of ``url`` with the suite's hang guard."""
-    return httpx.Client(base_url=url, timeout=READ_TIMEOUT_SECONDS)
+def client_of(url: str, headers: Mapping[str, str] | None = None) -> httpx.Client:
+    """Return an HTTP client of ``url`` with the suite's hang guard, sending ``headers``
+    (a server's token: ``ServerProcess.headers``) with every request."""
+    return httpx.Client(base_url=url, timeout=READ_TIMEOUT_SECONDS, headers=headers)
 
 
 @pytest.fixture

@@ -85,7 +85,7 @@ def test_the_page_follows_the_log_resumes_after_a_kill_and_keeps_sessions_apart(
     rows = page.locator("#events tbody tr")
     connection_log = page.locator("#connection-log")
 
-    page.goto(f"{server.url}/")
+    page.goto(server.page_url)
     expect(page.locator("#connection")).to_have_attribute("data-state", "idle")
     orders = _create_session(page, "orders")
     _send(page, "hello")
@@ -110,7 +110,7 @@ def test_the_page_follows_the_log_resumes_after_a_kill_and_keeps_sessions_apart(
     _send(page, "how many orders do I have?")  # the conversation carries on
     expect(rows).to_have_count(12)
 
-    with client_of(server.url) as http:
+    with client_of(server.url, server.headers) as http:
         assert _shown_ids(page) == event_ids(http, orders) == list(range(1, 13))
     expect(page.locator("#events tr.doubled, #events tr.other-session")).to_have_count(0)
     expect(page.locator("#replay")).to_contain_text('"tool_call_id": "call_2"')
