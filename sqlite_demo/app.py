@@ -25,11 +25,12 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Annotated, Any, Final
+from urllib.parse import quote
 
 from fastapi import FastAPI, Header, Query, Request
-from fastapi.responses import JSONResponse
+from fastapi.responses import JSONResponse, Response
 
-from eventlog import StorageError, StoredEvent
+from eventlog import StorageError
 from sqlite_demo.access import AccessGuard, AccessPolicy, document_access
 from sqlite_demo.agent import Agent
 from sqlite_demo.api_schema import (
@@ -47,6 +48,7 @@ from sqlite_demo.api_schema import (
 )
 from sqlite_demo.body_guard import BodyGuard
 from sqlite_demo.connection import Synchronous
+from sqlite_demo.event_json import event_json, events_json_text
 from sqlite_demo.http_errors import documented, install_error_handlers
 from sqlite_demo.live import create_live_router
 from sqlite_demo.model import Model, scripted_model
@@ -62,8 +64,24 @@ IdempotencyKey = Annotated[
     ),
 ]
 AfterEventId = Annotated[
-    int, Query(ge=0, le=MAX_EVENT_ID, description="return events with event_id > after")
+    int, Query(ge=0, le=MAX_EVENT_ID, description="return rows of events with event_id > after")
 ]
+#: The most rows one read returns: a long session is read page by page.
+MAX_PAGE: Final = 1000
+PageLimit = Annotated[
+    int, Query(ge=1, le=MAX_PAGE, description=f"at most this many rows (1 to {MAX_PAGE})")
+]
+#: The header that names the next page, as the schema shows it.
+NEXT_PAGE_RESPONSE: Final = {
+    "headers": {
+        "Link": {
+            "description": 'The next page, `<PATH?after=N&limit=M>; rel="next"`: sent when'
+            " more rows follow this page, absent on the last one.",
+            "required": False,
+            "schema": {"type": "string"},
+        }
+    }
+}
 #: Statuses every operation on a session's data can answer with, besides its success.
 _SESSION_ERRORS: Final = (404, 422, 500, 503)
 
@@ -113,7 +131,7 @@ def create_app(
         _document_access(app, access)
     _add_session_routes(app)
     _add_read_routes(app)
-    app.include_router(create_live_router(event_json))  # the page at / and the event stream
+    app.include_router(create_live_router())  # the page at / and the event stream
     return app
 
 
@@ -189,26 +207,35 @@ def _add_read_routes(app: FastAPI) -> None:
         "/sessions/{session_id}/messages",
         operation_id="get_messages",
         response_model=list[MessageOut],
-        responses=documented(*_SESSION_ERRORS),
+        responses={200: NEXT_PAGE_RESPONSE, **documented(*_SESSION_ERRORS)},
     )
-    def get_messages(session_id: str, request: Request) -> JSONResponse:
-        """The ``messages`` projection: user and assistant messages, by event id."""
-        rows = _known_session_store(request, session_id).get_messages(session_id)
-        return JSONResponse(
-            [{"event_id": r.event_id, "role": r.role, "content": r.content} for r in rows]
-        )
+    def get_messages(
+        session_id: str, request: Request, after: AfterEventId = 0, limit: PageLimit = MAX_PAGE
+    ) -> Response:
+        """The ``messages`` projection: user and assistant messages, by event id, one page at
+        a time (``Link: <...>; rel="next"`` names the next page when there is one)."""
+        store = _known_session_store(request, session_id)
+        rows = store.get_messages(session_id, after_event_id=after, limit=limit + 1)
+        body = [{"event_id": r.event_id, "role": r.role, "content": r.content} for r in rows]
+        return _page(request, JSONResponse(body[:limit]), [r.event_id for r in rows], limit)
 
     @app.get(
         "/sessions/{session_id}/events",
         operation_id="get_events",
         response_model=list[EventOut],
-        responses=documented(*_SESSION_ERRORS),
+        responses={200: NEXT_PAGE_RESPONSE, **documented(*_SESSION_ERRORS)},
     )
-    def get_events(session_id: str, request: Request, after: AfterEventId = 0) -> JSONResponse:
-        """The session's events with ``event_id > after``, oldest first: how a client resumes."""
+    def get_events(
+        session_id: str, request: Request, after: AfterEventId = 0, limit: PageLimit = MAX_PAGE
+    ) -> Response:
+        """The session's events with ``event_id > after``, oldest first: how a client resumes.
+
+        One page at a time: ``Link: <...>; rel="next"`` names the next page when there is one.
+        """
         store = _known_session_store(request, session_id)
-        events = store.get_events_for_session(session_id, after_event_id=after)
-        return JSONResponse([event_json(event) for event in events])
+        events = store.get_events_for_session(session_id, after_event_id=after, limit=limit + 1)
+        body = Response(events_json_text(events[:limit]), media_type="application/json")
+        return _page(request, body, [event.event_id for event in events], limit)
 
     @app.get(
         "/sessions/{session_id}/replay",
@@ -221,15 +248,12 @@ def _add_read_routes(app: FastAPI) -> None:
         return JSONResponse(_known_session_store(request, session_id).replay_session(session_id))
 
 
-def event_json(event: StoredEvent) -> dict[str, Any]:
-    """Return an event as the API shows it, payload as a plain JSON object."""
-    return {
-        "event_id": event.event_id,
-        "session_id": event.session_id,
-        "type": event.type,
-        "payload": dict(event.payload),
-        "created_at": event.created_at,
-    }
+def _page(request: Request, response: Response, ids: list[int], limit: int) -> Response:
+    # ``ids`` holds up to limit + 1 rows: one more than the page shows says there is more.
+    if len(ids) > limit:
+        next_page = f"{quote(request.url.path)}?after={ids[limit - 1]}&limit={limit}"
+        response.headers["Link"] = f'<{next_page}>; rel="next"'
+    return response
 
 
 def _store(request: Request) -> SqliteEventStore:

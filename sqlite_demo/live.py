@@ -27,7 +27,6 @@ from fastapi import APIRouter, Request
 from fastapi.responses import Response
 from pydantic import BaseModel
 
-from sqlite_demo.event_stream import EventToJson
 from sqlite_demo.http_errors import ApiError, documented
 from sqlite_demo.live_stream import add_stream_route
 from sqlite_demo.store import SqliteEventStore
@@ -66,17 +65,12 @@ class ToolCallOut(BaseModel):
     result: str | None
 
 
-def create_live_router(event_to_json: EventToJson) -> APIRouter:
-    """Return the routes of the live page, its projection read and its event stream.
-
-    Args:
-        event_to_json: the API's JSON shape of an event, so that the stream sends events
-            exactly as ``GET /sessions/{id}/events`` returns them.
-    """
+def create_live_router() -> APIRouter:
+    """Return the routes of the live page, its projection read and its event stream."""
     router = APIRouter()
     _add_page_routes(router)
     _add_tool_calls_route(router)
-    add_stream_route(router, event_to_json)
+    add_stream_route(router)
     return router
 
 

@@ -50,7 +50,7 @@ def start_in_thread(db_path: Path) -> Iterator[StartInThread]:
         configure_streams(app, settings)
         sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
         sock.bind(("127.0.0.1", 0))
-        sock.listen(16)
+        sock.listen(256)
         config = uvicorn.Config(app, log_level="warning", access_log=False)
         server = StreamClosingServer(config)
         thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)

@@ -7,12 +7,13 @@ intervals; the fake store decides when events become visible.
 from __future__ import annotations
 
 import asyncio
+import json
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
 
-from sqlite_demo.event_stream import StreamSettings, session_event_stream
+from sqlite_demo.append_signal import AppendSignal
+from sqlite_demo.event_stream import StreamSettings, StreamSource, session_event_stream
 
 FAST = StreamSettings(poll_seconds=0.001, heartbeat_seconds=3600.0)
 
@@ -38,17 +39,19 @@ class FakeStore:
         self.reads = 0
         self.after_read: Callable[[FakeStore], None] = lambda store: None
 
-    def get_events_for_session(self, session_id: str, after_event_id: int = 0) -> list[FakeEvent]:
+    def get_events_for_session(
+        self, session_id: str, after_event_id: int = 0, limit: int | None = None
+    ) -> list[FakeEvent]:
         self.reads += 1
         snapshot = [
             e for e in self.events if e.session_id == session_id and e.event_id > after_event_id
         ]
         self.after_read(self)
-        return snapshot
+        return snapshot[:limit]
 
 
-def to_json(event: FakeEvent) -> dict[str, Any]:
-    return {"event_id": event.event_id, "session_id": event.session_id}
+def to_text(event: FakeEvent) -> str:
+    return json.dumps({"event_id": event.event_id, "session_id": event.session_id})
 
 
 async def collect(
@@ -58,15 +61,18 @@ async def collect(
     follow: bool = True,
     settings: StreamSettings = FAST,
     stop_when: Callable[[list[str]], bool] = lambda frames: False,
+    appends: AppendSignal | None = None,
 ) -> list[str]:
     """Run the stream until ``stop_when(frames)``, then shut it down; return every frame."""
     closing = threading.Event()
     frames: list[str] = []
+    source = StreamSource(store, to_text, appends)  # type: ignore[arg-type]
     stream = session_event_stream(
-        store, "a", after, follow=follow, settings=settings, closing=closing, to_json=to_json
+        source, "a", after, follow=follow, settings=settings, closing=closing
     )
-    async for frame in stream:
-        frames.append(frame)
+    async for chunk in stream:
+        # A chunk is a page: one or more frames, each ended by a blank line.
+        frames += [f"{frame}\n\n" for frame in chunk.decode().split("\n\n")[:-1]]
         if stop_when(frames):
             closing.set()
     return frames
