@@ -25,16 +25,14 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Annotated, Any, Final
-from urllib.parse import quote
 
-from fastapi import FastAPI, Header, Query, Request
+from fastapi import FastAPI, Header, Request
 from fastapi.responses import JSONResponse, Response
 
 from eventlog import StorageError
 from sqlite_demo.access import AccessGuard, AccessPolicy, document_access
 from sqlite_demo.agent import Agent
 from sqlite_demo.api_schema import (
-    MAX_EVENT_ID,
     MAX_IDEMPOTENCY_KEY_CHARS,
     SESSION_LINKS,
     ChatMessage,
@@ -52,6 +50,13 @@ from sqlite_demo.event_json import event_json, events_json_text
 from sqlite_demo.http_errors import documented, install_error_handlers
 from sqlite_demo.live import create_live_router
 from sqlite_demo.model import Model, scripted_model
+from sqlite_demo.pages import (
+    MAX_PAGE,
+    NEXT_PAGE_RESPONSE,
+    AfterEventId,
+    PageLimit,
+    name_next_page,
+)
 from sqlite_demo.store import SqliteEventStore
 
 IdempotencyKey = Annotated[
@@ -63,25 +68,6 @@ IdempotencyKey = Annotated[
         description="Names this request: a repeat gets the first answer and writes nothing.",
     ),
 ]
-AfterEventId = Annotated[
-    int, Query(ge=0, le=MAX_EVENT_ID, description="return rows of events with event_id > after")
-]
-#: The most rows one read returns: a long session is read page by page.
-MAX_PAGE: Final = 1000
-PageLimit = Annotated[
-    int, Query(ge=1, le=MAX_PAGE, description=f"at most this many rows (1 to {MAX_PAGE})")
-]
-#: The header that names the next page, as the schema shows it.
-NEXT_PAGE_RESPONSE: Final = {
-    "headers": {
-        "Link": {
-            "description": 'The next page, `<PATH?after=N&limit=M>; rel="next"`: sent when'
-            " more rows follow this page, absent on the last one.",
-            "required": False,
-            "schema": {"type": "string"},
-        }
-    }
-}
 #: Statuses every operation on a session's data can answer with, besides its success.
 _SESSION_ERRORS: Final = (404, 422, 500, 503)
 
@@ -217,7 +203,9 @@ def _add_read_routes(app: FastAPI) -> None:
         store = _known_session_store(request, session_id)
         rows = store.get_messages(session_id, after_event_id=after, limit=limit + 1)
         body = [{"event_id": r.event_id, "role": r.role, "content": r.content} for r in rows]
-        return _page(request, JSONResponse(body[:limit]), [r.event_id for r in rows], limit)
+        return name_next_page(
+            request, JSONResponse(body[:limit]), [r.event_id for r in rows], limit
+        )
 
     @app.get(
         "/sessions/{session_id}/events",
@@ -235,7 +223,7 @@ def _add_read_routes(app: FastAPI) -> None:
         store = _known_session_store(request, session_id)
         events = store.get_events_for_session(session_id, after_event_id=after, limit=limit + 1)
         body = Response(events_json_text(events[:limit]), media_type="application/json")
-        return _page(request, body, [event.event_id for event in events], limit)
+        return name_next_page(request, body, [event.event_id for event in events], limit)
 
     @app.get(
         "/sessions/{session_id}/replay",
@@ -246,14 +234,6 @@ def _add_read_routes(app: FastAPI) -> None:
     def replay(session_id: str, request: Request) -> JSONResponse:
         """The session folded into OpenAI Chat Completions messages, ready for a model."""
         return JSONResponse(_known_session_store(request, session_id).replay_session(session_id))
-
-
-def _page(request: Request, response: Response, ids: list[int], limit: int) -> Response:
-    # ``ids`` holds up to limit + 1 rows: one more than the page shows says there is more.
-    if len(ids) > limit:
-        next_page = f"{quote(request.url.path)}?after={ids[limit - 1]}&limit={limit}"
-        response.headers["Link"] = f'<{next_page}>; rel="next"'
-    return response
 
 
 def _store(request: Request) -> SqliteEventStore:

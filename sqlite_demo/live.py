@@ -24,11 +24,18 @@ from importlib import resources
 from typing import Final
 
 from fastapi import APIRouter, Request
-from fastapi.responses import Response
+from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel
 
 from sqlite_demo.http_errors import ApiError, documented
 from sqlite_demo.live_stream import add_stream_route
+from sqlite_demo.pages import (
+    MAX_PAGE,
+    NEXT_PAGE_RESPONSE,
+    AfterEventId,
+    PageLimit,
+    name_next_page,
+)
 from sqlite_demo.store import SqliteEventStore
 
 #: The only files ``/static/`` serves, and their types: a lookup, never a path built from
@@ -36,6 +43,7 @@ from sqlite_demo.store import SqliteEventStore
 STATIC_FILES: Final = {
     "live.css": "text/css; charset=utf-8",
     "live.js": "text/javascript; charset=utf-8",
+    "log_view.js": "text/javascript; charset=utf-8",
     "stream.js": "text/javascript; charset=utf-8",
     "views.js": "text/javascript; charset=utf-8",
 }
@@ -96,9 +104,14 @@ def _add_tool_calls_route(router: APIRouter) -> None:
     @router.get(
         "/sessions/{session_id}/tool_calls",
         summary="The session's rows of the tool_calls projection",
-        responses=documented(404, 500, 503),
+        response_model=list[ToolCallOut],
+        responses={200: NEXT_PAGE_RESPONSE, **documented(404, 422, 500, 503)},
     )
-    def get_tool_calls(session_id: str, request: Request) -> list[ToolCallOut]:
+    def get_tool_calls(
+        session_id: str, request: Request, after: AfterEventId = 0, limit: PageLimit = MAX_PAGE
+    ) -> Response:
         store: SqliteEventStore = request.app.state.store
         store.get_session(session_id)  # raises UnknownSessionError: the app's 404
-        return [ToolCallOut(**asdict(row)) for row in store.get_tool_calls(session_id)]
+        rows = store.get_tool_calls(session_id, after_event_id=after, limit=limit + 1)
+        response = JSONResponse([asdict(row) for row in rows[:limit]])
+        return name_next_page(request, response, [row.event_id for row in rows], limit)

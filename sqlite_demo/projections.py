@@ -112,12 +112,17 @@ def read_messages(
     return [MessageRow(*row) for row in rows]
 
 
-def read_tool_calls(connection: sqlite3.Connection, session_id: str) -> list[ToolCallRow]:
-    """Return the session's tool call rows in event order (empty for an unknown session)."""
+def read_tool_calls(
+    connection: sqlite3.Connection, session_id: str, after_event_id: int = 0, limit: int = -1
+) -> list[ToolCallRow]:
+    """Return the session's tool call rows in event order (empty for an unknown session).
+
+    Only rows of events after ``after_event_id``, at most ``limit`` of them (-1: all).
+    """
     # The UNIQUE (session_id, call_id) backstop is an index that finds the session's rows.
     rows = connection.execute(
         "SELECT event_id, call_id, name, arguments, result FROM tool_calls"
-        " WHERE session_id = ? ORDER BY event_id",
-        (session_id,),
+        " WHERE session_id = ? AND event_id > ? ORDER BY event_id LIMIT ?",
+        (session_id, after_event_id, limit),
     )
     return [ToolCallRow(*row) for row in rows]

@@ -313,10 +313,18 @@ class SqliteEventStore:
         with self._sql() as connection:
             return projections.read_messages(connection, session_id, after, most)
 
-    def get_tool_calls(self, session_id: str) -> list[ToolCallRow]:
-        """Return the session's tool calls from the projection, each with its result if any."""
+    def get_tool_calls(
+        self, session_id: str, after_event_id: int = 0, limit: int | None = None
+    ) -> list[ToolCallRow]:
+        """Return the session's tool calls from the projection, each with its result if any.
+
+        Args:
+            after_event_id: only the calls made by events after this one.
+            limit: at most this many rows (the oldest of them); None for all.
+        """
+        after, most = _clamp_to_sqlite_integer(after_event_id), -1 if limit is None else limit
         with self._sql() as connection:
-            return projections.read_tool_calls(connection, session_id)
+            return projections.read_tool_calls(connection, session_id, after, most)
 
     def rebuild_projections(self) -> None:
         """Throw both projections away and refold them from the events, in one transaction.

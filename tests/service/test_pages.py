@@ -12,8 +12,9 @@ from pathlib import Path
 import pytest
 from fastapi.testclient import TestClient
 
-from sqlite_demo.app import MAX_PAGE, create_app
+from sqlite_demo.app import create_app
 from sqlite_demo.client import AgentClient
+from sqlite_demo.pages import MAX_PAGE
 from sqlite_demo.server import ServerProcess
 from sqlite_demo.store import SqliteEventStore
 
