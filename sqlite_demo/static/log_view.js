@@ -122,8 +122,12 @@ export function showEarlier() {
 /** Draw older events when a reader scrolls to the top of either view. */
 export function watchScrolling() {
   for (const node of [$("#events-pane"), $("#chat")]) {
+    let before = node.scrollTop;
     node.addEventListener("scroll", () => {
-      if (node.scrollTop < 40 && view.shownFrom > 0) showEarlier();
+      // Only a reader moving up, at the top: not the page's own scrolling to the end.
+      const upward = node.scrollTop < before;
+      before = node.scrollTop;
+      if (upward && node.scrollTop < 40 && view.shownFrom > 0) showEarlier();
     }, { passive: true });
   }
   $("#events-earlier").addEventListener("click", showEarlier);

@@ -20,6 +20,10 @@ from sqlite_demo.app import create_app
 from sqlite_demo.event_stream import StreamSettings
 from sqlite_demo.live_stream import StreamClosingServer, configure_streams
 from sqlite_demo.server import ServerProcess
+from tests.live.browser import page  # the fixture, for every test here
+from tests.live.long_session import build_long_session
+
+__all__ = ["page"]
 
 StartInThread = Callable[[StreamSettings], str]
 #: Generous bounds that only stop a hung test; no test asserts how fast anything is.
@@ -37,6 +41,14 @@ def client_of(url: str, headers: Mapping[str, str] | None = None) -> httpx.Clien
     """Return an HTTP client of ``url`` with the suite's hang guard, sending ``headers``
     (a server's token: ``ServerProcess.headers``) with every request."""
     return httpx.Client(base_url=url, timeout=READ_TIMEOUT_SECONDS, headers=headers)
+
+
+@pytest.fixture(scope="session")
+def long_session_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A database holding one 20,000-event session (built once per run); copy it to use it."""
+    path = tmp_path_factory.mktemp("long-session") / "template.db"
+    build_long_session(path)
+    return path
 
 
 @pytest.fixture
