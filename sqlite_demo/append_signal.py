@@ -45,6 +45,12 @@ class Subscription(Protocol):
 class AppendSignal(Protocol):
     """What a store offers its streams: a subscription to a session's appends."""
 
+    @property
+    def version(self) -> int:
+        """A number that grows with each append announced, to any session: a read begun
+        once it reached ``v`` holds every event announced up to ``v``."""
+        ...
+
     def subscribe(self, session_id: str) -> Subscription:
         """Listen for appends to ``session_id``; call from the event loop the stream runs on."""
         ...
@@ -60,6 +66,12 @@ class LocalAppendSignal:
     def __init__(self) -> None:
         self._lock = threading.Lock()
         self._listeners: dict[str, set[_LocalSubscription]] = {}
+        self._version = 0
+
+    @property
+    def version(self) -> int:
+        """How many appends were announced so far."""
+        return self._version
 
     def subscribe(self, session_id: str) -> Subscription:
         """Listen for appends to ``session_id``; must be called on a running event loop."""
@@ -70,10 +82,11 @@ class LocalAppendSignal:
 
     def appended(self, session_id: str) -> None:
         """Announce that an event of ``session_id`` was committed: wake its subscribers."""
-        if session_id not in self._listeners:  # the common case, without the lock
-            return
         with self._lock:
-            listeners = list(self._listeners.get(session_id, ()))
+            self._version += 1
+            if session_id not in self._listeners:  # the common case: nobody follows it
+                return
+            listeners = list(self._listeners[session_id])
         for subscription in listeners:
             subscription.hear()
 

@@ -26,6 +26,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from eventlog import StorageError, StoreError
+from sqlite_demo.event_stream import DEFAULT_MAX_STREAMS
 
 #: Where ``serve`` looks for its token when ``--token`` is not given (not on the command
 #: line, which every user of the machine can read).
@@ -43,7 +44,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command == "serve" and (args.crashable or args.kill_every is not None):
         return _serve_crashable(parser, args)
     if args.command == "serve":
-        return _serve(args.db, args.host, args.port, _token(parser, args), args.allow_host)
+        return _serve(args, _token(parser, args))
     return _backup(parser, Path(args.src), Path(args.dest))
 
 
@@ -69,6 +70,13 @@ def _build_parser() -> argparse.ArgumentParser:
         "--no-token",
         action="store_true",
         help="no authentication at all: a throwaway demo on loopback only",
+    )
+    serve.add_argument(
+        "--max-streams",
+        type=_stream_count,
+        default=DEFAULT_MAX_STREAMS,
+        metavar="N",
+        help="event streams open at once; more get a retryable 503 (default: %(default)s)",
     )
     serve.add_argument(
         "--allow-host",
@@ -102,6 +110,16 @@ def _port(text: str) -> int:
     if not 0 <= port <= 65535:
         raise argparse.ArgumentTypeError(f"a port is between 0 and 65535, got {port}")
     return port
+
+
+def _stream_count(text: str) -> int:
+    try:
+        count = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number of streams: {text!r}") from None
+    if not 1 <= count <= 10_000:
+        raise argparse.ArgumentTypeError(f"between 1 and 10000 streams, got {count}")
+    return count
 
 
 def _seconds(text: str) -> float:
@@ -151,11 +169,19 @@ def _serve_crashable(parser: argparse.ArgumentParser, args: argparse.Namespace) 
     )
 
 
-def _serve(db: Path, host: str, port: int, token: str | None, allowed_hosts: list[str]) -> int:
+def _serve(args: argparse.Namespace, token: str | None) -> int:
     from sqlite_demo.server import serve
 
+    db, host, port = args.db, args.host, args.port
     try:
-        serve(db, host=host, port=port, token=token, allowed_hosts=allowed_hosts)
+        serve(
+            db,
+            host=host,
+            port=port,
+            token=token,
+            allowed_hosts=args.allow_host,
+            max_streams=args.max_streams,
+        )
     except StoreError as error:
         print(f"cannot serve {db}: {error}", file=sys.stderr)
         return 1

@@ -34,11 +34,12 @@ connection, whose buffer is bounded, so a slow reader slows its own stream and n
 
 from __future__ import annotations
 
+import asyncio
 import threading
 import time
 from collections.abc import AsyncGenerator, Callable, Sequence
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Final, Protocol
 
 import anyio
 
@@ -46,6 +47,8 @@ from sqlite_demo import StoredEvent
 from sqlite_demo.append_signal import AppendSignal, Subscription
 from sqlite_demo.sse import comment_frame, json_event_frame, named_frame, retry_frame
 
+#: How many event streams one server keeps open at once, unless told otherwise.
+DEFAULT_MAX_STREAMS: Final = 64
 #: Turns a stored event into the one line of JSON a client receives (the API's event shape).
 EventToJsonText = Callable[[StoredEvent], str]
 
@@ -78,9 +81,65 @@ class StreamSettings:
     poll_seconds: float = 0.1
     heartbeat_seconds: float = 15.0
     reconnect_ms: int = 1000
-    max_open_streams: int = 64
+    max_open_streams: int = DEFAULT_MAX_STREAMS
     page_events: int = 256
     read_threads: int = 2
+
+
+@dataclass(frozen=True, slots=True)
+class _Page:
+    """Up to ``page_events`` events as SSE frames, ready to send."""
+
+    frames: bytes
+    count: int
+    last_event_id: int
+
+
+class SharedReads:
+    """The page reads of one event loop's streams, each done once however many ask for it.
+
+    Every stream of a session wakes on the same append and asks for the same page (the
+    events after the same id): the first to ask reads and encodes it, and the others, asking
+    while that read is under way, get the same bytes. A stream joins only a read that began
+    once the append it woke for was announced (a read at or after its ``version``), so it
+    never gets a page older than what it woke for.
+    """
+
+    def __init__(self) -> None:
+        self._under_way: dict[tuple[str, int, int], tuple[int, asyncio.Future[_Page]]] = {}
+
+    async def page(
+        self, source: StreamSource, session_id: str, after: int, limit: int, version: int
+    ) -> _Page:
+        """Return the page of ``limit`` events after ``after``, read at ``version`` or later."""
+        key = (session_id, after, limit)
+        under_way = self._under_way.get(key)
+        if under_way is not None and under_way[0] >= version:
+            try:
+                return await asyncio.shield(under_way[1])
+            except asyncio.CancelledError:
+                task = asyncio.current_task()
+                if task is not None and task.cancelling():
+                    raise
+                # The stream that was reading went away mid-read: read for ourselves.
+        future: asyncio.Future[_Page] = asyncio.get_running_loop().create_future()
+        self._under_way[key] = (_version_of(source), future)
+        try:
+            page = await _read_in_thread(source, session_id, after, limit)
+        except asyncio.CancelledError:
+            future.cancel()
+            raise
+        except BaseException as error:
+            future.set_exception(error)
+            future.exception()  # retrieved: a read that nobody joined logs no warning
+            raise
+        else:
+            future.set_result(page)
+            return page
+        finally:
+            entry = self._under_way.get(key)
+            if entry is not None and entry[1] is future:
+                del self._under_way[key]
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,21 +152,15 @@ class StreamSource:
         appends: announces appends, so that the stream reads at once; None polls only.
         limiter: caps the worker threads the streams read with (see ``read_threads``);
             None uses anyio's default pool.
+        shared: shares each page read among the streams that ask for it at once; None
+            reads for each stream alone.
     """
 
     reader: EventReader
     to_text: EventToJsonText
     appends: AppendSignal | None = None
     limiter: anyio.CapacityLimiter | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class _Page:
-    """Up to ``page_events`` events as SSE frames, ready to send."""
-
-    frames: bytes
-    count: int
-    last_event_id: int
+    shared: SharedReads | None = None
 
 
 async def session_event_stream(
@@ -140,8 +193,9 @@ async def session_event_stream(
     subscription = source.appends.subscribe(session_id) if source.appends else None
     try:
         heard = subscription.count if subscription else 0
+        version = _version_of(source)
         last = after
-        async for frames, page_last in _pages_after(source, session_id, after, settings):
+        async for frames, page_last in _pages_after(source, session_id, after, settings, version):
             last = page_last
             yield frames
         yield named_frame("caught-up", {"after": after, "last_event_id": last}).encode()
@@ -169,10 +223,11 @@ class _Live:
         quiet_since = time.monotonic()
         while not self.closing.is_set():
             heard = await self._wait(heard)
+            version = _version_of(self.source)  # with heard: before the read they lead to
             if self.closing.is_set():
                 break
             sent = False
-            pages = _pages_after(self.source, self.session_id, last, self.settings)
+            pages = _pages_after(self.source, self.session_id, last, self.settings, version)
             async for frames, page_last in pages:
                 last, sent = page_last, True
                 yield frames
@@ -185,28 +240,47 @@ class _Live:
         yield named_frame("closing", reason).encode()
 
     async def _wait(self, heard: int) -> int:
-        """Return once an append was heard past ``heard``, or after one poll interval, with
-        the count heard so far (taken before the read it leads to)."""
+        """Return once an append was heard past ``heard``, or at the next poll tick, with
+        the count heard so far (taken before the read it leads to).
+
+        The ticks are the same for every stream (multiples of the poll interval on the
+        monotonic clock), so the streams of a session poll together, and share the read.
+        """
+        poll = self.settings.poll_seconds
+        until_tick = poll - time.monotonic() % poll
         if self.subscription is None:
-            await anyio.sleep(self.settings.poll_seconds)
+            await anyio.sleep(until_tick)
             return heard
-        await self.subscription.wait_past(heard, self.settings.poll_seconds)
+        await self.subscription.wait_past(heard, until_tick)
         return self.subscription.count
 
 
 async def _pages_after(
-    source: StreamSource, session_id: str, after: int, settings: StreamSettings
+    source: StreamSource, session_id: str, after: int, settings: StreamSettings, version: int
 ) -> AsyncGenerator[tuple[bytes, int], None]:
-    """Yield ``(frames, last event id)`` for each page after ``after``, until a short page."""
+    """Yield ``(frames, last event id)`` for each page after ``after``, until a short page;
+    each page read at ``version`` of the append signal or later."""
+    limit = settings.page_events
     while True:
-        page = await anyio.to_thread.run_sync(
-            _read_page, source, session_id, after, settings.page_events, limiter=source.limiter
-        )
+        if source.shared is None:
+            page = await _read_in_thread(source, session_id, after, limit)
+        else:
+            page = await source.shared.page(source, session_id, after, limit, version)
         if page.count:
             after = page.last_event_id
             yield page.frames, after
-        if page.count < settings.page_events:
+        if page.count < limit:
             return
+
+
+def _version_of(source: StreamSource) -> int:
+    return source.appends.version if source.appends is not None else 0
+
+
+async def _read_in_thread(source: StreamSource, session_id: str, after: int, limit: int) -> _Page:
+    return await anyio.to_thread.run_sync(
+        _read_page, source, session_id, after, limit, limiter=source.limiter
+    )
 
 
 def _read_page(source: StreamSource, session_id: str, after: int, limit: int) -> _Page:

@@ -31,7 +31,12 @@ from starlette.types import Receive, Scope, Send
 
 from sqlite_demo.api_schema import MAX_EVENT_ID
 from sqlite_demo.event_json import event_json_text
-from sqlite_demo.event_stream import StreamSettings, StreamSource, session_event_stream
+from sqlite_demo.event_stream import (
+    SharedReads,
+    StreamSettings,
+    StreamSource,
+    session_event_stream,
+)
 from sqlite_demo.http_errors import RETRY_AFTER_SECONDS, ApiError, documented
 from sqlite_demo.sse import LAST_EVENT_ID_PATTERN, parse_last_event_id
 from sqlite_demo.store import SqliteEventStore
@@ -101,6 +106,7 @@ class _OpenStreams:
     settings: StreamSettings
     closing: threading.Event = field(default_factory=threading.Event)
     count: int = 0
+    shared: SharedReads = field(default_factory=SharedReads)
     _limiter: anyio.CapacityLimiter | None = None
 
     def take_slot(self) -> _Slot | None:
@@ -201,9 +207,10 @@ def add_stream_route(router: APIRouter) -> None:
     ) -> EventStreamResponse:
         resume_after = _resume_point(after, last_event_id)
         store: SqliteEventStore = request.app.state.store
-        # Raises UnknownSessionError, which the app answers with its 404.
-        await anyio.to_thread.run_sync(store.get_session, session_id)
         streams = _open_streams(request.app)
+        # Raises UnknownSessionError, which the app answers with its 404. In the streams'
+        # own threads: a burst of streams opening must not queue ahead of other requests.
+        await anyio.to_thread.run_sync(store.get_session, session_id, limiter=streams.limiter())
         slot = streams.take_slot()  # no await since the check: the limit is exact
         if slot is None:
             message = (
@@ -211,7 +218,9 @@ def add_stream_route(router: APIRouter) -> None:
                 f" reader leaves: retry after {RETRY_AFTER_SECONDS} s"
             )
             raise ApiError(503, "too_many_streams", message, retryable=True)
-        source = StreamSource(store, event_json_text, store.append_signal, streams.limiter())
+        source = StreamSource(
+            store, event_json_text, store.append_signal, streams.limiter(), streams.shared
+        )
         frames = session_event_stream(
             source,
             session_id,

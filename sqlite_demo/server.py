@@ -31,7 +31,8 @@ from sqlite_demo.access import AccessPolicy, new_token
 from sqlite_demo.app import create_app
 from sqlite_demo.cli import TOKEN_ENVIRONMENT_VARIABLE
 from sqlite_demo.client import lend_token
-from sqlite_demo.live_stream import StreamClosingServer
+from sqlite_demo.event_stream import DEFAULT_MAX_STREAMS, StreamSettings
+from sqlite_demo.live_stream import StreamClosingServer, configure_streams
 from sqlite_demo.store import SqliteEventStore
 
 STARTUP_TIMEOUT_SECONDS: Final = 20.0
@@ -45,6 +46,7 @@ def serve(
     *,
     token: str | None,
     allowed_hosts: Sequence[str] = (),
+    max_streams: int = DEFAULT_MAX_STREAMS,
 ) -> None:
     """Serve the agent on ``host:port`` until interrupted; port 0 picks a free port.
 
@@ -58,6 +60,7 @@ def serve(
         token: what every route but ``/health`` asks for (see :mod:`sqlite_demo.access`);
             None serves without one (``--no-token``), and the banner says so.
         allowed_hosts: Host names accepted besides the address served (``--allow-host``).
+        max_streams: event streams open at once (``--max-streams``).
 
     Raises:
         StoreError: the database cannot be opened or written (read-only, full, corrupt, ...).
@@ -69,9 +72,13 @@ def serve(
     address, bound_port = sock.getsockname()[:2]
     access = AccessPolicy.for_server(token, address, bound_port, allowed_hosts)
     _print_banner(address, bound_port, token)
-    config = uvicorn.Config(
-        create_app(db_path, access=access), log_level="warning", access_log=False
-    )
+    # Threads take turns with the interpreter lock every 1 ms rather than 5: a request's
+    # few steps between the event loop and a worker thread then wait behind a stream's
+    # page encoding for a millisecond at a time, not five.
+    sys.setswitchinterval(0.001)
+    app = create_app(db_path, access=access)
+    configure_streams(app, StreamSettings(max_open_streams=max_streams))
+    config = uvicorn.Config(app, log_level="warning", access_log=False)
     StreamClosingServer(config).run(sockets=[sock])
 
 
@@ -129,6 +136,7 @@ class ServerProcess:
             its command line, which every user of the machine can read.
         no_token: serve with ``--no-token`` instead: no authentication at all.
         allowed_hosts: ``--allow-host`` values, Host names accepted besides loopback's.
+        max_streams: ``--max-streams``, event streams open at once; None keeps the default.
     """
 
     def __init__(
@@ -141,6 +149,7 @@ class ServerProcess:
         token: str | None = None,
         no_token: bool = False,
         allowed_hosts: Sequence[str] = (),
+        max_streams: int | None = None,
     ) -> None:
         self.db_path = Path(db_path)
         self.log_path = Path(log_path)
@@ -148,6 +157,7 @@ class ServerProcess:
         self.wrapper = tuple(wrapper)
         self.token: str | None = None if no_token else (token or new_token())
         self.allowed_hosts = tuple(allowed_hosts)
+        self.max_streams = max_streams
         self._process: subprocess.Popen[bytes] | None = None
 
     @property
@@ -185,6 +195,8 @@ class ServerProcess:
         command += ["--db", str(self.db_path)]
         command += ["--port", str(self.port)]
         command += [f"--allow-host={host}" for host in self.allowed_hosts]
+        if self.max_streams is not None:
+            command.append(f"--max-streams={self.max_streams}")
         environment = {k: v for k, v in os.environ.items() if k != TOKEN_ENVIRONMENT_VARIABLE}
         if self.token is None:
             command.append("--no-token")

@@ -13,7 +13,12 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from sqlite_demo.append_signal import AppendSignal
-from sqlite_demo.event_stream import StreamSettings, StreamSource, session_event_stream
+from sqlite_demo.event_stream import (
+    SharedReads,
+    StreamSettings,
+    StreamSource,
+    session_event_stream,
+)
 
 FAST = StreamSettings(poll_seconds=0.001, heartbeat_seconds=3600.0)
 
@@ -167,3 +172,44 @@ def test_shutting_down_ends_the_stream_with_a_closing_frame_naming_the_last_id()
     assert frames[-1] == (
         'event: closing\ndata: {"reason":"the server is shutting down","last_event_id":2}\n\n'
     )
+
+
+class _Versioned:
+    """An append signal that only says how many appends it announced."""
+
+    def __init__(self) -> None:
+        self.version = 0
+
+
+def test_streams_asking_for_the_same_page_at_once_share_one_read() -> None:
+    store = FakeStore([stored(1), stored(2)])
+    shared = SharedReads()
+    source = StreamSource(store, to_text, _Versioned(), shared=shared)  # type: ignore[arg-type]
+
+    async def three_at_once() -> list[bytes]:
+        reads = [shared.page(source, "a", 0, 10, version=0) for _ in range(3)]  # type: ignore[arg-type]
+        return [page.frames for page in await asyncio.gather(*reads)]
+
+    frames = asyncio.run(three_at_once())
+
+    assert store.reads == 1
+    assert frames[0] == frames[1] == frames[2] and b"id: 2" in frames[0]
+
+
+def test_a_stream_woken_by_a_later_append_never_joins_an_older_read() -> None:
+    store = FakeStore([stored(1)])
+    signal = _Versioned()
+    shared = SharedReads()
+    source = StreamSource(store, to_text, signal, shared=shared)  # type: ignore[arg-type]
+
+    async def older_then_newer() -> bytes:
+        older = asyncio.ensure_future(shared.page(source, "a", 0, 10, version=0))  # type: ignore[arg-type]
+        await asyncio.sleep(0)  # the older read is under way
+        store.events.append(stored(2))
+        signal.version = 1  # the append that wakes the newer stream
+        newer = await shared.page(source, "a", 0, 10, version=1)  # type: ignore[arg-type]
+        await older
+        return newer.frames
+
+    assert b"id: 2" in asyncio.run(older_then_newer())
+    assert store.reads == 2
