@@ -6,6 +6,7 @@ limits are in it, and schemathesis checks the service against it in the test sui
 
 The path of one ``POST /sessions/{id}/messages``, and what each hop adds:
 
+0. ``access``: the Host it was sent to, and the token (a header or the page's cookie).
 1. ``body_guard``: JSON, UTF-8 and 1 MiB, before FastAPI reads a byte of the body.
 2. ``app`` (here): the body against its published schema (``api_schema``), and the
    turn's JSON answer.
@@ -16,7 +17,8 @@ The path of one ``POST /sessions/{id}/messages``, and what each hop adds:
 6. ``http_errors``: only when something is refused, the one error shape and its status.
 
 The endpoints are plain ``def`` functions, so FastAPI runs them in worker threads; no lock is
-held around a turn, only the store's lock around each of its SQL statements.
+held around a turn, only the store's lock around each of its SQL statements. The list reads
+answer a page at a time (:mod:`sqlite_demo.pages`).
 """
 
 from __future__ import annotations

@@ -3,7 +3,7 @@
 =======  ====================================  ==========================================
 GET      /                                     the page (plain HTML, CSS and JavaScript)
 GET      /static/{name}                        its stylesheet and script, nothing else
-GET      /sessions/{id}/tool_calls             the ``tool_calls`` projection rows
+GET      /sessions/{id}/tool_calls             the ``tool_calls`` projection rows, paged
 GET      /sessions/{id}/events/stream          the session's events as Server-Sent Events
                                                (see :mod:`sqlite_demo.live_stream`)
 =======  ====================================  ==========================================
@@ -14,7 +14,8 @@ which then refuses anything from elsewhere, so a stray external link would fail 
 
 What the page shows is derived from the log, as the chapter teaches: the chat panel is drawn
 from the stream's ``user_message`` and ``assistant_message`` events, not from the replies
-the POSTs return, so what you see after a reconnect is exactly what the log holds.
+the POSTs return, so what you see after a reconnect is exactly what the log holds. Like
+every route but ``/health``, the page and its files need the token (:mod:`sqlite_demo.access`).
 """
 
 from __future__ import annotations

@@ -1,14 +1,15 @@
 """``GET /sessions/{id}/events/stream``: the endpoint, its limits, and a clean shutdown.
 
-The stream itself (poll by id, heartbeat, catch-up) is :mod:`sqlite_demo.event_stream`; this
-module puts it on HTTP:
+The stream itself (pages read by id, the append signal, heartbeat, catch-up) is
+:mod:`sqlite_demo.event_stream`; this module puts it on HTTP:
 
 * **Where to resume.** ``Last-Event-ID`` (what a reconnecting ``EventSource`` sends) wins
   over ``?after=N`` (what a page passes when it opens a new stream itself), because a
   browser reconnects to the same URL, ``after`` included, adding the header each time.
 * **Refusals come first.** A bad header, an unknown session or too many open streams get
   their JSON error and status before the first byte of the stream; once it has started,
-  a stream only ever ends.
+  a stream only ever ends. Too many streams is a retryable 503 with ``Retry-After``, and
+  the limit is exact: a slot is taken in the same step as the check.
 * **Shutdown.** uvicorn waits for every open response to finish before it stops, and an
   event stream never finishes by itself, so a plain ``uvicorn.Server`` would hang on
   shutdown with a page open. :class:`StreamClosingServer` tells the streams first; each sends
