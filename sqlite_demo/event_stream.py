@@ -25,6 +25,9 @@ Why this is correct:
   transaction, so commits happen in id order. (A database with concurrent writers, where a
   sequence hands out ids before commit, would need a different cursor.)
 
+**Many readers of one session** share each page read (:mod:`sqlite_demo.shared_reads`),
+and poll on the same ticks, so a write read by 200 streams is read once.
+
 **What a long session costs.** A page is read and encoded to bytes in a worker thread (a
 limited number of them, shared by the app's streams), so the event loop only hands bytes on,
 and no stream holds more than one page: 64 streams catching up 20,000 events each hold 64
@@ -34,17 +37,18 @@ connection, whose buffer is bounded, so a slow reader slows its own stream and n
 
 from __future__ import annotations
 
-import asyncio
 import threading
 import time
 from collections.abc import AsyncGenerator, Callable, Sequence
 from dataclasses import dataclass
+from functools import partial
 from typing import Final, Protocol
 
 import anyio
 
 from sqlite_demo import StoredEvent
 from sqlite_demo.append_signal import AppendSignal, Subscription
+from sqlite_demo.shared_reads import SharedReads
 from sqlite_demo.sse import comment_frame, json_event_frame, named_frame, retry_frame
 
 #: How many event streams one server keeps open at once, unless told otherwise.
@@ -95,53 +99,6 @@ class _Page:
     last_event_id: int
 
 
-class SharedReads:
-    """The page reads of one event loop's streams, each done once however many ask for it.
-
-    Every stream of a session wakes on the same append and asks for the same page (the
-    events after the same id): the first to ask reads and encodes it, and the others, asking
-    while that read is under way, get the same bytes. A stream joins only a read that began
-    once the append it woke for was announced (a read at or after its ``version``), so it
-    never gets a page older than what it woke for.
-    """
-
-    def __init__(self) -> None:
-        self._under_way: dict[tuple[str, int, int], tuple[int, asyncio.Future[_Page]]] = {}
-
-    async def page(
-        self, source: StreamSource, session_id: str, after: int, limit: int, version: int
-    ) -> _Page:
-        """Return the page of ``limit`` events after ``after``, read at ``version`` or later."""
-        key = (session_id, after, limit)
-        under_way = self._under_way.get(key)
-        if under_way is not None and under_way[0] >= version:
-            try:
-                return await asyncio.shield(under_way[1])
-            except asyncio.CancelledError:
-                task = asyncio.current_task()
-                if task is not None and task.cancelling():
-                    raise
-                # The stream that was reading went away mid-read: read for ourselves.
-        future: asyncio.Future[_Page] = asyncio.get_running_loop().create_future()
-        self._under_way[key] = (_version_of(source), future)
-        try:
-            page = await _read_in_thread(source, session_id, after, limit)
-        except asyncio.CancelledError:
-            future.cancel()
-            raise
-        except BaseException as error:
-            future.set_exception(error)
-            future.exception()  # retrieved: a read that nobody joined logs no warning
-            raise
-        else:
-            future.set_result(page)
-            return page
-        finally:
-            entry = self._under_way.get(key)
-            if entry is not None and entry[1] is future:
-                del self._under_way[key]
-
-
 @dataclass(frozen=True, slots=True)
 class StreamSource:
     """Where a stream reads, and what wakes it.
@@ -160,7 +117,7 @@ class StreamSource:
     to_text: EventToJsonText
     appends: AppendSignal | None = None
     limiter: anyio.CapacityLimiter | None = None
-    shared: SharedReads | None = None
+    shared: SharedReads[_Page] | None = None
 
 
 async def session_event_stream(
@@ -262,10 +219,12 @@ async def _pages_after(
     each page read at ``version`` of the append signal or later."""
     limit = settings.page_events
     while True:
+        read = partial(_read_in_thread, source, session_id, after, limit)
         if source.shared is None:
-            page = await _read_in_thread(source, session_id, after, limit)
+            page = await read()
         else:
-            page = await source.shared.page(source, session_id, after, limit, version)
+            key = (session_id, after, limit)
+            page = await source.shared.get(key, version, _version_of(source), read)
         if page.count:
             after = page.last_event_id
             yield page.frames, after

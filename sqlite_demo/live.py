@@ -42,6 +42,7 @@ from sqlite_demo.store import SqliteEventStore
 #: The only files ``/static/`` serves, and their types: a lookup, never a path built from
 #: the request, so ``../`` and its encodings have nothing to reach.
 STATIC_FILES: Final = {
+    "api.js": "text/javascript; charset=utf-8",
     "live.css": "text/css; charset=utf-8",
     "live.js": "text/javascript; charset=utf-8",
     "log_view.js": "text/javascript; charset=utf-8",

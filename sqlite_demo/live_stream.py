@@ -32,13 +32,9 @@ from starlette.types import Receive, Scope, Send
 
 from sqlite_demo.api_schema import MAX_EVENT_ID
 from sqlite_demo.event_json import event_json_text
-from sqlite_demo.event_stream import (
-    SharedReads,
-    StreamSettings,
-    StreamSource,
-    session_event_stream,
-)
+from sqlite_demo.event_stream import StreamSettings, StreamSource, session_event_stream
 from sqlite_demo.http_errors import RETRY_AFTER_SECONDS, ApiError, documented
+from sqlite_demo.shared_reads import SharedReads
 from sqlite_demo.sse import LAST_EVENT_ID_PATTERN, parse_last_event_id
 from sqlite_demo.store import SqliteEventStore
 
@@ -107,7 +103,7 @@ class _OpenStreams:
     settings: StreamSettings
     closing: threading.Event = field(default_factory=threading.Event)
     count: int = 0
-    shared: SharedReads = field(default_factory=SharedReads)
+    shared: SharedReads[Any] = field(default_factory=SharedReads)
     _limiter: anyio.CapacityLimiter | None = None
 
     def take_slot(self) -> _Slot | None:

@@ -7,6 +7,7 @@
 // the token is taken out of the address bar at once, so it is not left on the screen or in
 // a bookmark (the cookie is HttpOnly: this script never sees the token).
 
+import { api, logIdsAfter, path, Refusal } from "./api.js";
 import * as log from "./log_view.js";
 import { compareWithLog, followSession } from "./stream.js";
 import * as views from "./views.js";
@@ -14,7 +15,6 @@ import * as views from "./views.js";
 const WIDE = window.matchMedia("(min-width: 1400px)");
 const ROWS_SHOWN = 200;
 const $ = (selector) => document.querySelector(selector);
-const path = (sessionId, tail) => `sessions/${encodeURIComponent(sessionId)}/${tail}`;
 
 const state = {
   sessions: [],
@@ -27,30 +27,6 @@ const state = {
   refreshing: null,  // the refresh in flight, if any
   loadFailures: 0,
 };
-
-/** The server said no: its JSON error, as opposed to a server that could not be reached. */
-class Refusal extends Error {
-  constructor(status, message) {
-    super(message);
-    this.status = status;
-  }
-}
-
-async function fetchJson(method, url, body, headers = {}) {
-  const options = { method, headers: { ...headers } };
-  if (body !== undefined) {
-    options.headers["Content-Type"] = "application/json";
-    options.body = JSON.stringify(body);
-  }
-  const response = await fetch(url, options);  // throws TypeError when unreachable
-  const data = await response.json();
-  if (!response.ok) throw new Refusal(response.status, data.error ? data.error.message : response.statusText);
-  return { data, response };
-}
-
-async function api(method, url, body, headers) {
-  return (await fetchJson(method, url, body, headers)).data;
-}
 
 /** The session the address names, or null: a malformed #hash is no selection at all. */
 function sessionInAddress() {
@@ -129,19 +105,6 @@ async function onCaughtUp(info, resumedAfter) {
   views.logLine(line, good ? "good" : "bad");
   views.chatNote(line);
   loadSessions(sessionId).catch(() => {});
-}
-
-/** The log's event ids in (after, upTo], read page by page as the server hands them out. */
-async function logIdsAfter(sessionId, after, upTo) {
-  const ids = [];
-  let url = `${path(sessionId, "events")}?after=${after}`;
-  while (url) {
-    const { data, response } = await fetchJson("GET", url);
-    ids.push(...data.map((event) => event.event_id));
-    const next = /<([^>]+)>;\s*rel="next"/.exec(response.headers.get("Link") || "");
-    url = next && ids.at(-1) < upTo ? next[1].replace(/^\//, "") : null;
-  }
-  return ids;
 }
 
 function onState(name, detail) {

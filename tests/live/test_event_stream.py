@@ -13,12 +13,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from sqlite_demo.append_signal import AppendSignal
-from sqlite_demo.event_stream import (
-    SharedReads,
-    StreamSettings,
-    StreamSource,
-    session_event_stream,
-)
+from sqlite_demo.event_stream import StreamSettings, StreamSource, session_event_stream
+from sqlite_demo.shared_reads import SharedReads
 
 FAST = StreamSettings(poll_seconds=0.001, heartbeat_seconds=3600.0)
 
@@ -174,42 +170,50 @@ def test_shutting_down_ends_the_stream_with_a_closing_frame_naming_the_last_id()
     )
 
 
-class _Versioned:
-    """An append signal that only says how many appends it announced."""
-
-    def __init__(self) -> None:
-        self.version = 0
-
-
 def test_streams_asking_for_the_same_page_at_once_share_one_read() -> None:
-    store = FakeStore([stored(1), stored(2)])
-    shared = SharedReads()
-    source = StreamSource(store, to_text, _Versioned(), shared=shared)  # type: ignore[arg-type]
+    shared: SharedReads[str] = SharedReads()
+    reads: list[int] = []
 
-    async def three_at_once() -> list[bytes]:
-        reads = [shared.page(source, "a", 0, 10, version=0) for _ in range(3)]  # type: ignore[arg-type]
-        return [page.frames for page in await asyncio.gather(*reads)]
+    async def read() -> str:
+        reads.append(1)
+        await asyncio.sleep(0.01)
+        return "the page"
 
-    frames = asyncio.run(three_at_once())
+    async def three_at_once() -> list[str]:
+        return await asyncio.gather(*(shared.get("key", 0, 0, read) for _ in range(3)))
 
-    assert store.reads == 1
-    assert frames[0] == frames[1] == frames[2] and b"id: 2" in frames[0]
+    assert asyncio.run(three_at_once()) == ["the page"] * 3
+    assert len(reads) == 1
 
 
 def test_a_stream_woken_by_a_later_append_never_joins_an_older_read() -> None:
-    store = FakeStore([stored(1)])
-    signal = _Versioned()
-    shared = SharedReads()
-    source = StreamSource(store, to_text, signal, shared=shared)  # type: ignore[arg-type]
+    shared: SharedReads[str] = SharedReads()
+    signal = {"version": 0}
 
-    async def older_then_newer() -> bytes:
-        older = asyncio.ensure_future(shared.page(source, "a", 0, 10, version=0))  # type: ignore[arg-type]
+    async def read() -> str:
+        seen = signal["version"]
+        await asyncio.sleep(0.01)
+        return f"read at version {seen}"
+
+    async def older_then_newer() -> tuple[str, str]:
+        older = asyncio.ensure_future(shared.get("key", 0, signal["version"], read))
         await asyncio.sleep(0)  # the older read is under way
-        store.events.append(stored(2))
-        signal.version = 1  # the append that wakes the newer stream
-        newer = await shared.page(source, "a", 0, 10, version=1)  # type: ignore[arg-type]
-        await older
-        return newer.frames
+        signal["version"] = 1  # the append that wakes the newer stream
+        newer = await shared.get("key", 1, signal["version"], read)
+        return await older, newer
 
-    assert b"id: 2" in asyncio.run(older_then_newer())
-    assert store.reads == 2
+    assert asyncio.run(older_then_newer()) == ("read at version 0", "read at version 1")
+
+
+def test_a_finished_read_is_never_shared_a_page_may_have_grown_since() -> None:
+    shared: SharedReads[int] = SharedReads()
+    reads: list[int] = []
+
+    async def read() -> int:
+        reads.append(1)
+        return len(reads)
+
+    async def one_after_the_other() -> list[int]:
+        return [await shared.get("key", 0, 0, read), await shared.get("key", 0, 0, read)]
+
+    assert asyncio.run(one_after_the_other()) == [1, 2]
