@@ -35,7 +35,9 @@ from sqlite_demo.event_stream import DEFAULT_MAX_STREAMS, StreamSettings
 from sqlite_demo.live_stream import StreamClosingServer, configure_streams
 from sqlite_demo.store import SqliteEventStore
 
-STARTUP_TIMEOUT_SECONDS: Final = 20.0
+#: A hang guard, not a speed requirement: a loaded machine can take many seconds to start
+#: an interpreter and import the service.
+STARTUP_TIMEOUT_SECONDS: Final = 60.0
 _LISTENING = re.compile(r"^listening on (http://\S+:(\d+))$", re.MULTILINE)
 
 
