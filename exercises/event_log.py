@@ -6,9 +6,10 @@ which promise you broke and the smallest case that shows it.
 What a payload holds. The top level is any mapping with string keys (a ``dict``, a
 ``types.MappingProxyType``, a ``Mapping`` class of your own). Its values are JSON data, the
 way Python spells it: ``str``, ``int``, ``float`` (finite), ``bool``, ``None``, lists and
-tuples of JSON data, and dicts with string keys, nested to any depth. Anything else (bytes, a
-set, an object, a key that is not a string, NaN) is outside the contract: keep it, convert it
-or refuse it, as you like; the grader never passes one.
+tuples of JSON data, and dicts with string keys, nested up to 200 levels deep (the grader
+goes no deeper, so a recursive copy is fine). Anything else (bytes, a set, an object, a key
+that is not a string, NaN) is outside the contract: keep it, convert it or refuse it, as you
+like; the grader never passes one.
 
 What "equal" means for a payload. The same keys, and for each key a value equal to the one
 given, type for type: a ``str`` is a ``str`` with the same characters (counted as JSON counts
