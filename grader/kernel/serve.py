@@ -19,7 +19,6 @@ import sys as _sys
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from grader.kernel.calls import describe
     from grader.kernel.capture import (
         _ROOTS,
         _STDLIB,
@@ -32,17 +31,14 @@ if TYPE_CHECKING:
         _sys_modules,
         _write,
     )
-    from grader.kernel.guard import _CWD, FAULTS, REPORTS, install
+    from grader.kernel.guard import _CWD, REPORTS, install
     from grader.kernel.isolated import Capture
-    from grader.kernel.plans import FUNCTIONS, OUTPUT, run_request, use_progress
+    from grader.kernel.loading import _after_request, _load
+    from grader.kernel.plans import OUTPUT, run_request, use_progress
     from grader.kernel.wire import encode
 
-import _thread
-import gc as _gc
 import os as _os
 
-_count_threads = _thread._count
-_gc_callbacks = _gc.callbacks
 _dup = _os.dup
 _dup2 = _os.dup2
 _open_fd = _os.open
@@ -129,22 +125,6 @@ def serve(config: dict[str, Any]) -> None:
         channel.send({"done": _after_request()})
 
 
-def _after_request() -> dict[str, Any]:
-    """What the trusted side must know once a request is answered: every report so far, and
-    the things a guard cannot refuse on this Python (a thread started, a gc callback)."""
-    if _count_threads():
-        _note("thread", "a thread was started")
-    if _gc_callbacks:
-        _note("gc.callbacks", "a gc callback was added")
-        _gc_callbacks.clear()
-    return {"reports": list(REPORTS), "faults": list(FAULTS)}
-
-
-def _note(event: str, detail: str) -> None:
-    if not any(report["event"] == event for report in REPORTS):
-        REPORTS.append({"event": event, "detail": detail, "where": "?"})
-
-
 def _quiet_standard_streams() -> None:
     """Keep fds 0 and 1 for the protocol only: learner code reads /dev/null and writes the
     log (fd 2), so its prints cannot reach the pipes by accident."""
@@ -179,59 +159,3 @@ def _share_progress(fd: int) -> None:
     shared = mmap.mmap(fd, 8)
     _close(fd)
     use_progress(memoryview(shared).cast("I"))
-
-
-def _load(config: dict[str, Any]) -> dict[str, Any]:
-    """Import the submission; ``ready`` with nothing else, or why it did not load."""
-    try:
-        module = _import(config)
-    except SyntaxError as error:
-        return {"load_error": _syntax(error), **_after_request()}
-    except SystemExit as error:
-        return {"load_error": {"kind": "exit", "code": repr(error.code)[:200]}, **_after_request()}
-    except MemoryError:
-        return {"load_error": {"kind": "memory"}, **_after_request()}
-    except BaseException as error:
-        details = {"kind": "raised", **describe(error), **_module_of(error)}
-        return {"load_error": details, **_after_request()}
-    missing = []
-    for name in config["functions"]:
-        function = getattr(module, name, None)
-        if callable(function):
-            FUNCTIONS[name] = function
-        else:
-            missing.append(name)
-    if missing:
-        return {"load_error": {"kind": "missing", "names": missing}, **_after_request()}
-    return {"ready": _after_request()}
-
-
-def _import(config: dict[str, Any]) -> Any:
-    import importlib
-    import importlib.util
-
-    if config.get("file"):
-        spec = importlib.util.spec_from_file_location("submission", config["file"])
-        assert spec is not None and spec.loader is not None
-        module = importlib.util.module_from_spec(spec)
-        # Registered while it runs: dataclasses and typing look the module up there.
-        _sys_modules["submission"] = module
-        spec.loader.exec_module(module)
-        return module
-    _sys.path.insert(0, config["roots"][0])
-    return importlib.import_module(config["module"])
-
-
-def _syntax(error: SyntaxError) -> dict[str, Any]:
-    filename = error.filename or "?"
-    for root in _ROOTS:
-        if filename.startswith(root + "/"):
-            filename = filename[len(root) + 1 :]
-    text = (error.text or "").rstrip("\n")[:200]
-    where = f"{filename}:{error.lineno}"
-    return {"kind": "syntax", "where": where, "message": str(error.msg)[:500], "text": text}
-
-
-def _module_of(error: BaseException) -> dict[str, str]:
-    name = getattr(error, "name", None) if isinstance(error, ModuleNotFoundError) else None
-    return {"module": name} if type(name) is str else {}

@@ -1,0 +1,49 @@
+"""``python -m grader site OUT/``: build the static site; ``--serve``: build it and serve it.
+
+Examples::
+
+    python -m grader site build/site              # any static host can serve the folder
+    python -m grader site --serve                 # build into a temporary folder, serve it
+    python -m grader site build/site --serve --port 8000
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from grader.frontends.site.build import BuildError, build
+from grader.frontends.site.serve import Server
+
+
+def main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(
+        prog="python -m grader site",
+        description="Build the exercises' static site: graded in the browser, nothing to install.",
+    )
+    parser.add_argument("out", nargs="?", type=Path, help="the folder to build the site in")
+    parser.add_argument("--serve", action="store_true", help="serve it on 127.0.0.1")
+    parser.add_argument("--port", type=int, default=8000, help="the port to serve on (8000)")
+    args = parser.parse_args(argv)
+    if args.out is None and not args.serve:
+        parser.error("give the folder to build the site in, or --serve")
+    out = args.out or Path(tempfile.mkdtemp(prefix="kit-site-")) / "site"
+    try:
+        built = build(out)
+    except BuildError as error:
+        print(f"cannot build the site: {error}", file=sys.stderr)
+        return 2
+    print(f"built {built.folder}: {built.files} files, {built.size / 2**20:.1f} MiB")
+    if not args.serve:
+        return 0
+    with Server(built.folder, args.port) as server:
+        print(f"serving {server.url} (Ctrl+C stops)")
+        try:
+            while True:
+                time.sleep(3600)
+        except KeyboardInterrupt:
+            print("stopped")
+    return 0
