@@ -84,9 +84,7 @@ class _Messages:
         return request if type(request) is dict else None
 
 
-def serve_messages(
-    config: dict[str, Any], post: Callable[[str], None]
-) -> Callable[[bytes], bool]:
+def serve_messages(config: dict[str, Any], post: Callable[[str], None]) -> Callable[[bytes], bool]:
     """Start as ``config`` says, load the submission, answer ``ready`` (or why it did not
     load); return the function that answers one request, False once it was forged."""
     channel = _Messages(config.pop("key"), post)

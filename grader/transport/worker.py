@@ -194,7 +194,7 @@ class WorkerKernel:
         stopped = answer.get("stopped")
         if stopped:
             self._alive = False
-            step, call = (list(answer.get("progress") or []) + [0, 0])[:2]
+            step, call = [*(answer.get("progress") or []), 0, 0][:2]
             error = WorkerStopped(str(stopped), (int(step), int(call)))
             error.parts = lines
             raise error

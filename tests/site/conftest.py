@@ -99,15 +99,17 @@ def browser(served: Server, tmp_path_factory: pytest.TempPathFactory) -> Iterato
         session = Session(context.new_page(), served.url)
         context.on(
             "request",
-            lambda request: None
-            if request.url.startswith(served.url) or request.url.startswith(("data:", "blob:"))
-            else session.off_origin.append(request.url),
+            lambda request: (
+                None
+                if request.url.startswith(served.url) or request.url.startswith(("data:", "blob:"))
+                else session.off_origin.append(request.url)
+            ),
         )
         session.page.on(
             "console",
-            lambda message: session.errors.append(message.text)
-            if message.type == "error"
-            else None,
+            lambda message: (
+                session.errors.append(message.text) if message.type == "error" else None
+            ),
         )
         session.page.on("pageerror", lambda error: session.errors.append(str(error)))
         session.page.goto(served.url)

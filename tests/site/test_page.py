@@ -34,9 +34,7 @@ LOOPING = "\n\ndef list_sessions(log):\n    while True:\n        pass\n"
 def test_the_stubs_are_reported_not_implemented_yet(browser: Session) -> None:
     results = browser.grade(stubs())
     assert results["score"] == 0
-    assert {test["extra_data"]["grader_status"] for test in results["tests"]} == {
-        "not_implemented"
-    }
+    assert {test["extra_data"]["grader_status"] for test in results["tests"]} == {"not_implemented"}
 
 
 def test_a_correct_solution_typed_into_the_editor_scores_full_marks(browser: Session) -> None:
@@ -50,7 +48,9 @@ def test_a_correct_solution_typed_into_the_editor_scores_full_marks(browser: Ses
         page.keyboard.insert_text(source)
     page.click("#check-all")
     expect(page.locator("#report")).to_have_attribute("data-score", "100", timeout=GRADE_MS)
-    expect(page.locator("#report")).to_contain_text(text("report.total", earned=100, possible=100, language="en"))
+    expect(page.locator("#report")).to_contain_text(
+        text("report.total", earned=100, possible=100, language="en")
+    )
 
 
 def test_a_reload_keeps_the_code(browser: Session) -> None:
@@ -70,9 +70,13 @@ def test_the_language_switch_renders_the_page_and_the_report_in_chinese(
     page.select_option("#language", "zh")
     expect(page.locator("#title")).to_have_text(text("site.title", language="zh"))
     expect(page.locator("#check-all")).to_have_text(text("site.check_all", language="zh"))
-    expect(page.locator("#report")).to_contain_text(text("report.total", earned=20, possible=20, language="zh"))
+    expect(page.locator("#report")).to_contain_text(
+        text("report.total", earned=20, possible=20, language="zh")
+    )
     page.select_option("#language", "en")
-    expect(page.locator("#report")).to_contain_text(text("report.total", earned=20, possible=20, language="en"))
+    expect(page.locator("#report")).to_contain_text(
+        text("report.total", earned=20, possible=20, language="en")
+    )
 
 
 def test_a_runaway_loop_times_out_as_on_the_command_line_and_the_next_check_passes(

@@ -27,15 +27,19 @@ HEADERS = {
 }
 
 
+#: The types a browser insists on (a module script, a streamed WebAssembly file).
+TYPES = {
+    **http.server.SimpleHTTPRequestHandler.extensions_map,
+    ".mjs": "text/javascript",
+    ".js": "text/javascript",
+    ".wasm": "application/wasm",
+    ".json": "application/json",
+    ".zip": "application/zip",
+}
+
+
 class _Handler(http.server.SimpleHTTPRequestHandler):
-    extensions_map = {
-        **http.server.SimpleHTTPRequestHandler.extensions_map,
-        ".mjs": "text/javascript",
-        ".js": "text/javascript",
-        ".wasm": "application/wasm",
-        ".json": "application/json",
-        ".zip": "application/zip",
-    }
+    extensions_map = TYPES
 
     def end_headers(self) -> None:
         for name, value in HEADERS.items():

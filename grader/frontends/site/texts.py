@@ -33,7 +33,9 @@ def page_texts() -> dict[str, object]:
             "id": task.id,
             "number": task.number,
             "functions": list(task.own),
-            "names": {language: catalog(language)[f"task.{task.id}.name"] for language in LANGUAGES},
+            "names": {
+                language: catalog(language)[f"task.{task.id}.name"] for language in LANGUAGES
+            },
         }
         for task in TASKS
     ]
