@@ -15,6 +15,8 @@ async function start() {
     return;
   }
   stage("python");
+  // The first kernel worker loads its Python while this one loads the engine's.
+  const kernels = new Kernels(new URL("./kernel.js", import.meta.url));
   const pyodide = await loadPyodide({
     indexURL,
     packageBaseUrl: indexURL,
@@ -30,7 +32,7 @@ async function start() {
   });
   const page = pyodide.pyimport("grader.frontends.site.page");
   const transport = pyodide.pyimport("grader.transport.worker");
-  const bridge = transport.JsBridge(new Kernels(new URL("./kernel.js", import.meta.url)));
+  const bridge = transport.JsBridge(kernels);
   self.onmessage = (event) => {
     const { id, op, payload } = event.data;
     queue = queue.then(async () => {

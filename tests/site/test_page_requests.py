@@ -1,0 +1,55 @@
+"""What the engine worker refuses before grading anything: the page's and scripts' mistakes."""
+
+from __future__ import annotations
+
+import json
+import re
+import tomllib
+from pathlib import Path
+
+import pytest
+
+from grader.frontends.gradescope import requirements
+from grader.frontends.site.build import BuildError, build
+from grader.frontends.site.page import run
+from grader.pins import HYPOTHESIS
+from grader.transport.workspace import KIT_ROOT
+from tests.site.submissions import stubs
+
+NO_BRIDGE = None  # validation happens before any kernel is asked
+
+
+@pytest.mark.parametrize(
+    ("payload", "why"),
+    [
+        ({"files": {**stubs(), "evil.py": ""}}, "unknown files"),
+        ({"files": {"event_log.py": ""}}, "missing files"),
+        ({"files": {**stubs(), "replay.py": 3}}, "must be text"),
+        ({"files": {**stubs(), "replay.py": "x" * 1_000_001}}, "at most"),
+        ({"files": stubs(), "options": {"task": "nine"}}, "no task is called nine"),
+        ({"files": stubs(), "options": {"lang": "fr"}}, "no catalog"),
+        ({"files": stubs(), "options": {"colour": "red"}}, "unknown options"),
+        ({"files": "event_log.py"}, "must map file names"),
+    ],
+)
+def test_a_request_the_grader_cannot_take_gets_a_reason(payload: object, why: str) -> None:
+    answer = json.loads(run(NO_BRIDGE, "grade", json.dumps(payload)))  # type: ignore[arg-type]
+    assert why in answer["error"]
+
+
+def test_an_unknown_operation_is_refused() -> None:
+    answer = json.loads(run(NO_BRIDGE, "delete", "{}"))  # type: ignore[arg-type]
+    assert "no operation" in answer["error"]
+
+
+def test_every_place_a_grade_is_made_pins_the_same_hypothesis() -> None:
+    project = tomllib.loads((KIT_ROOT / "pyproject.toml").read_text("utf-8"))
+    assert f"hypothesis=={HYPOTHESIS}" in project["project"]["dependencies"]
+    assert re.search(rf"^hypothesis=={re.escape(HYPOTHESIS)}$", requirements(), re.M)
+
+
+def test_a_folder_that_holds_something_else_is_not_built_over(tmp_path: Path) -> None:
+    (tmp_path / "notes.txt").write_text("mine", encoding="utf-8")
+    with pytest.raises(BuildError, match="not empty"):
+        build(tmp_path)
+    assert [path.name for path in tmp_path.iterdir()] == ["notes.txt"]
