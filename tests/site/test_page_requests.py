@@ -12,6 +12,7 @@ import pytest
 from grader.frontends.gradescope import requirements
 from grader.frontends.site.build import BuildError, build
 from grader.frontends.site.page import run
+from grader.frontends.site.texts import PAGE_WORDS
 from grader.pins import HYPOTHESIS
 from grader.transport.workspace import KIT_ROOT
 from tests.site.submissions import stubs
@@ -53,3 +54,11 @@ def test_a_folder_that_holds_something_else_is_not_built_over(tmp_path: Path) ->
     with pytest.raises(BuildError, match="not empty"):
         build(tmp_path)
     assert [path.name for path in tmp_path.iterdir()] == ["notes.txt"]
+
+
+def test_the_page_shows_exactly_the_sentences_the_build_gives_it() -> None:
+    static = KIT_ROOT / "grader" / "frontends" / "site" / "static"
+    page = (static / "app.js").read_text("utf-8") + (static / "index.html").read_text("utf-8")
+    used = set(re.findall(r'(?:words\(|data-text=)"([a-z_]+)"', page))
+    used |= set(re.findall(r'\b\w+: "((?:loading|ready|grading)[a-z_]*)"', page))
+    assert {f"site.{word}" for word in used} == set(PAGE_WORDS)

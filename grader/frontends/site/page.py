@@ -27,9 +27,11 @@ from grader.tasks import select
 from grader.transport.worker import Bridge, WorkerKernel, WorkerStopped
 from grader.transport.workspace import EXERCISE_MODULES, EXERCISES_INIT
 
-#: How the report names what the page grades, and how it says learner code ran.
+#: How the report names what the page grades, and what it says about how learner code ran
+#: (the sentence :data:`NOTE`; the word ``browser`` is the results files' ``isolation``).
 TARGET = "exercises"
-ISOLATION = "browser"
+NOTE = "report.isolation.browser"
+ISOLATION = NOTE.rsplit(".", 1)[1]
 #: The largest exercise file the page grades (the command line's whole-submission cap / 3).
 MAX_FILE_CHARS = 1_000_000
 

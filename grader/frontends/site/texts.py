@@ -16,16 +16,22 @@ from grader.tasks import TASKS
 from grader.transport.workspace import EXERCISE_MODULES, KIT_ROOT
 
 PREFIX = "site."
+#: Every sentence the page's JavaScript shows (``words("title")`` or ``data-text="title"``
+#: there; a test holds the page's files to this list).
+PAGE_WORDS = (
+    "site.title", "site.language", "site.self_check", "site.exercise", "site.report",
+    "site.no_report", "site.check_all", "site.check_task", "site.hint", "site.download",
+    "site.upload", "site.reset", "site.reset_confirm", "site.saved", "site.uploaded",
+    "site.upload_refused", "site.loading_python", "site.loading_grader", "site.ready",
+    "site.grading", "site.graded", "site.error", "site.failed", "site.unsupported",
+)  # fmt: skip
 
 
 def page_texts() -> dict[str, object]:
-    """``{"languages", "texts": {language: {id: sentence}}, "tasks", "docs"}``."""
+    """``{"languages", "texts": {language: {id: sentence}}, "tasks", "docs"}``, the ids
+    without their ``site.`` prefix."""
     texts = {
-        language: {
-            key[len(PREFIX) :]: sentence
-            for key, sentence in catalog(language).items()
-            if key.startswith(PREFIX)
-        }
+        language: {key[len(PREFIX) :]: catalog(language)[key] for key in PAGE_WORDS}
         for language in LANGUAGES
     }
     tasks = [
