@@ -141,8 +141,9 @@ def session_family(draw: st.DrawFn, most: int = 4) -> list[str]:
 
 
 # --- payload data -----------------------------------------------------------------------
-#: How wide each level of a nested value is: mostly a few items, sometimes 150.
-WIDTHS = (1, 2, 3, 150)
+#: How wide each level of a nested value is: mostly a few items, sometimes 300 (past the
+#: 50, 100, 128 and 256 where a copy that gives up on long lists would stop).
+WIDTHS = (1, 2, 3, 300)
 
 
 def data(deep: bool = False) -> st.SearchStrategy[Any]:

@@ -445,7 +445,8 @@ def sweep() -> Program:
         appends.append(Append("c", "tool_result", {"call_id": f"t{number}", "content": text}))
     deep = {
         "deep": alphabets.nested(150, 0b011011, "leaf", 2),
-        "wide": alphabets.nested(2, 0, 1, 150),
+        "wide": alphabets.nested(2, 0, 1, 300),
+        "long": list(range(1100)),
     }
     appends.append(Append("b", "user_message", {**deep, "content": "deep"}))
     family = tuple(dict.fromkeys([*alphabets.SESSION_BASES, "a", "b", "c"]))

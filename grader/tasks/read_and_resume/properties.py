@@ -20,6 +20,9 @@ STYLE = Style(singles=8, blocks=2, longest=150, sessions=5)
 SHORT = Style(singles=5, blocks=1, longest=40)
 #: Id boundaries where hand-made numbering or caching tends to break.
 BOUNDARIES = (9, 10, 99, 100, 255, 256, 999, 1000)
+#: How many events a resume read returns, just past where a reader might stop (a page of
+#: 20, 32, 64, 100, 256 or 1,000).
+PAGE_SIZES = (21, 33, 65, 101, 257, 1001)
 CHANGED = "append.old_log_unchanged"
 
 
@@ -37,6 +40,8 @@ def afters(model: ModelLog, session: str) -> list[int | None]:
         values |= {own[-1], own[-1] - 1}
         if len(own) <= 50:
             values |= {0, own[0], own[0] - 1, own[len(own) // 2]}
+        # Reads that return just past the page sizes a reader might cap a resume at.
+        values |= {own[-(count + 1)] for count in PAGE_SIZES if len(own) > count}
     others = [
         event.event_id
         for event in model.events
