@@ -113,6 +113,13 @@ def branches(plan: Plan, example: Branching) -> None:
             plan.read_events(logs[base], session, tail(logs[base]), repeat="append.branches")
 
 
+def fresh_read(plan: Plan, log: LogVar, session: str, promise: str) -> None:
+    """Read the whole session with arguments never used before (a negative id of its own):
+    code that answers a repeated read from a cache of its first answer would hide a change
+    that did reach the log, but cannot answer this one from its cache."""
+    plan.read_events(log, session, after=-(10**9) - len(plan.steps), promise=promise)
+
+
 def results_are_copies(plan: Plan, program: Program) -> None:
     """Changing what a read returned (the sequence, or the payloads in it) reaches nothing:
     for empty results too (an unknown session, an id past the end, an empty log).
@@ -127,6 +134,7 @@ def results_are_copies(plan: Plan, program: Program) -> None:
         plan.read_events(log, session, after, keep=name).shown = True
         for modes in (["shallow"], ["deep"]):
             plan.mutate(name, name, [], modes, own, "read.result_is_a_copy")
+        fresh_read(plan, log, session, "read.result_is_a_copy")
     for session in sessions:
         plan.read_events(log, session)
 
@@ -147,9 +155,12 @@ def appended_values(plan: Plan, program: Program) -> None:
     for name, event, session in kept:
         again = read_back(plan, log, [session], "get_events_for_session")
         plan.mutate(name, name, [], ["deep"], again, "append.caller_payload_copied")
+        fresh_read(plan, log, session, "append.caller_payload_copied")
         plan.mutate(event.name, f"{event.name}.payload", [["a", "payload"]], ["deep"], again,
                     "append.payload_read_only")  # fmt: skip
+        fresh_read(plan, log, session, "append.payload_read_only")
         plan.mutate(event.name, event.name, [], ["attributes"], again, "append.events_are_facts")
+        fresh_read(plan, log, session, "append.events_are_facts")
     for session in program.family:
         plan.read_events(log, session)
 
