@@ -48,6 +48,11 @@ DENIED_MODULES = frozenset(
         "_interpqueues", "_lsprof", "_remote_debugging",
     }
 )  # fmt: skip
+#: Modules that do not exist where learner code runs, though the interpreter could make them:
+#: a browser's worker adds its bridges to JavaScript (:data:`.messages.BRIDGES`). Importing
+#: one fails as importing a missing module does on the command line, unreported, so a
+#: submission that tries gets the same grade in both places.
+ABSENT_MODULES: list[str] = []
 _IMPORT_MACHINERY = ("<frozen importlib", "<frozen zipimport")
 _SPOOFED = ("<frozen", "<kernel", "<grading")
 #: Paths no learner code may open: the process's memory, descriptors and the like.
@@ -200,6 +205,8 @@ def _check_import(args: tuple[Any, ...], temporary: str) -> None:
     name = args[0] if args and type(args[0]) is str else ""
     if name.split(".")[0] in DENIED_MODULES:
         raise Denied(ImportError(f"{name} is not available while grading"), "direct", name)
+    if name.split(".")[0] in ABSENT_MODULES:
+        raise Denied(ModuleNotFoundError(f"No module named {name!r}"), "never")
 
 
 def _unmarshal(args: tuple[Any, ...], temporary: str) -> None:

@@ -31,7 +31,7 @@ if TYPE_CHECKING:
         _marshal_loads,
         _sys_modules,
     )
-    from grader.kernel.guard import _CWD, REPORTS, install
+    from grader.kernel.guard import _CWD, ABSENT_MODULES, REPORTS, install
     from grader.kernel.isolated import Capture
     from grader.kernel.loading import _after_request, _load
     from grader.kernel.plans import OUTPUT, run_request, use_progress
@@ -40,8 +40,10 @@ if TYPE_CHECKING:
 import sys as _sys
 
 #: What learner code must not import in a worker: the bridges to JavaScript, through which
-#: it could post messages of its own (the MAC still exposes them) or reach the page.
-BRIDGES = ("js", "pyodide", "_pyodide", "pyodide_js")
+#: it could post messages of its own (the MAC still exposes them), end its worker or reach
+#: the site. They are dropped from ``sys.modules`` and the guard makes importing them again
+#: fail as on the command line, where they do not exist.
+BRIDGES = ("js", "pyodide", "_pyodide", "pyodide_js", "_pyodide_core")
 
 
 class Progress:
@@ -92,9 +94,14 @@ def serve_messages(config: dict[str, Any], post: Callable[[str], None]) -> Calla
     _STDLIB.extend(config["stdlib"])
     _CWD[0] = config["temporary"]
     use_progress(Progress(post))  # type: ignore[arg-type]
+    ABSENT_MODULES.extend(BRIDGES)
     if config.get("guard", True):
         install(_sys.addaudithook, config["temporary"], (_Messages.receive, serve_messages))
-    for name in (*BRIDGES, "_signal", "signal"):
+    # Their submodules too (``pyodide.code``, ``_pyodide._importhook``): a name left in
+    # ``sys.modules`` is reachable without importing anything.
+    for name in [name for name in _sys_modules if name.split(".")[0] in BRIDGES]:
+        _sys_modules.pop(name, None)
+    for name in ("_signal", "signal"):
         _sys_modules.pop(name, None)
     capture = Capture(config.get("output_chars", 10_000))
     _sys.stdout = _sys.stderr = capture

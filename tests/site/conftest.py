@@ -17,7 +17,6 @@ from typing import Any
 
 import pytest
 
-from grader.frontends.site.build import build
 from grader.frontends.site.serve import Server
 from tests.live.browser import CHROMIUM, LAUNCH_FLAGS
 
@@ -50,6 +49,10 @@ def require_browser() -> None:
 @pytest.fixture(scope="session")
 def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     require_browser()
+    # Imported here, not at the top: the build reads the tasks, whose strategies hypothesis
+    # would warn about being built while pytest is still loading conftest files.
+    from grader.frontends.site.build import build
+
     return build(tmp_path_factory.mktemp("site") / "site").folder
 
 

@@ -15,6 +15,7 @@ in Debian's Chromium with every other host unresolvable, and:
 from __future__ import annotations
 
 import argparse
+import gzip
 import os
 import sys
 import tempfile
@@ -37,7 +38,10 @@ def main(argv: list[str] | None = None) -> int:
 
     with tempfile.TemporaryDirectory() as folder:
         built = build(Path(folder) / "site")
-        print(f"site: {built.files} files, {built.size / 2**20:.1f} MiB; load {_load()}")
+        print(
+            f"site: {built.files} files, {built.size / 2**20:.1f} MiB, "
+            f"{_gzipped(built.folder) / 2**20:.1f} MiB gzipped; load {_load()}"
+        )
         with Server(built.folder) as server, sync_playwright() as playwright:
             context = playwright.chromium.launch_persistent_context(
                 str(Path(folder) / "profile"),
@@ -84,7 +88,9 @@ def _ready(page: Any) -> None:
 
 def _compare(page: Any) -> int:
     differences = 0
-    for name, task, files in whole_corpus():
+    began = time.monotonic()
+    corpus = whole_corpus()
+    for name, task, files in corpus:
         started = time.monotonic()
         browser = per_task(
             page.evaluate("([f, o]) => window.kit.grade(f, o)", [files, {"task": task}])
@@ -97,7 +103,15 @@ def _compare(page: Any) -> int:
         if not same:
             print(f"    browser: {browser}\n    command line: {cli}")
         sys.stdout.flush()
+    print(f"{len(corpus)} submissions, each graded both ways, in {time.monotonic() - began:.0f} s")
     return differences
+
+
+def _gzipped(folder: Path) -> int:
+    """What the page downloads from a host that compresses (as GitHub Pages does)."""
+    return sum(
+        len(gzip.compress(path.read_bytes(), 6)) for path in folder.rglob("*") if path.is_file()
+    )
 
 
 def _load() -> str:

@@ -29,12 +29,35 @@ from tests.site.submissions import (
 )
 
 LOOPING = "\n\ndef list_sessions(log):\n    while True:\n        pass\n"
+#: Looks for the bridges where a module stays after its import (returning their names, a
+#: wrong answer), then imports one.
+REACHING_FOR_JS = """
+
+def list_sessions(log):
+    import sys
+
+    bridges = ("js", "pyodide", "_pyodide", "pyodide_js", "_pyodide_core")
+    reached = [name for name in sys.modules if name.split(".")[0] in bridges]
+    if reached:
+        return reached
+    import js
+
+    js.postMessage("progress 9 9")
+    return []
+"""
 
 
 def test_the_stubs_are_reported_not_implemented_yet(browser: Session) -> None:
+    from playwright.sync_api import expect
+
     results = browser.grade(stubs())
     assert results["score"] == 0
     assert {test["extra_data"]["grader_status"] for test in results["tests"]} == {"not_implemented"}
+    report = browser.page.locator("#report")
+    expect(report).to_contain_text(text("status.not_implemented", language="en"))
+    expect(browser.page.locator("#status")).to_have_text(
+        text("site.graded", earned=0, possible=100, language="en")
+    )
 
 
 def test_a_correct_solution_typed_into_the_editor_scores_full_marks(browser: Session) -> None:
@@ -92,16 +115,29 @@ def test_a_runaway_loop_times_out_as_on_the_command_line_and_the_next_check_pass
     assert again["tests"][0]["extra_data"]["grader_status"] == "passed"
 
 
+def test_the_bridges_to_javascript_are_missing_as_on_the_command_line(browser: Session) -> None:
+    """``import js`` would let learner code post to its worker's channel, end its worker or
+    reach the site; it fails as it does on the command line, with the same grade."""
+    reaching = correct("c01_namedtuple_events")
+    reaching["event_log.py"] += REACHING_FOR_JS
+    results = browser.grade(reaching, task="list_sessions")
+    (test,) = results["tests"]
+    assert "No module named 'js'" in test["output"]
+    assert per_task(results) == report_per_task(cli_grade(reaching, "list_sessions"))
+    assert per_task(results)["list_sessions"][0] == 0
+
+
 def test_hint_shows_the_command_lines_next_hint(browser: Session, tmp_path: Path) -> None:
     from playwright.sync_api import expect
 
     page = browser.page
     broken = _broken_replay()
-    browser.grade(broken)
+    browser.grade(broken, task="replay")
     page.click("#hint")
-    expected = reveal_next_hint(cli_grade(broken, None), tmp_path / "hints.json")
+    expected = reveal_next_hint(cli_grade(broken, "replay"), tmp_path / "hints.json")
     expect(page.locator("#hint-text")).to_have_text(expected)
-    if os.environ.get("SITE_SCREENSHOT"):
+    if os.environ.get("SITE_SCREENSHOT"):  # the README's picture: the failing task beside it
+        page.locator("#tasks button", has_text="4.").click()
         page.screenshot(path=os.environ["SITE_SCREENSHOT"])
 
 

@@ -74,18 +74,30 @@ function onStage(stage, detail) {
 
 // --- grading -------------------------------------------------------------------------------
 async function grade(task) {
+  try {
+    await gradeFiles(state.files, { task, lang: state.language });
+  } catch {
+    // gradeFiles has shown why on the status line.
+  }
+}
+
+// Every grading, the page's buttons' and window.kit.grade's: the status line and the report
+// always show the last one.
+async function gradeFiles(files, options) {
   state.busy = true;
   state.stage = "grading";
   render();
   try {
-    const answer = await ask("grade", { files: state.files, options: { task, lang: state.language } });
+    const answer = await ask("grade", { files, options });
     state.graded = true;
     showReport(answer);
     state.stage = "graded";
     state.stageDetail = words("graded", { earned: answer.results.score, possible: answer.tasks.reduce((sum, t) => sum + t.points, 0) });
+    return answer;
   } catch (error) {
     state.stage = "error";
     state.stageDetail = words("error", { detail: error.message });
+    throw error;
   } finally {
     state.busy = false;
     render();
@@ -190,10 +202,20 @@ function render() {
   $("docs").replaceChildren(...task.functions.flatMap((name) => {
     const heading = document.createElement("h3");
     heading.textContent = `${site.docs[name].file}: ${name}`;
-    const doc = document.createElement("pre");
-    doc.textContent = site.docs[name].doc;
-    return [heading, doc];
+    return [heading, ...docParagraphs(site.docs[name].doc)];
   }));
+}
+
+// A docstring is wrapped for a wide terminal; the column here is narrow. Plain paragraphs
+// are joined and flow; an indented block (an example, Args:, a list) keeps its lines.
+function docParagraphs(doc) {
+  return doc.split(/\n\s*\n/).map((paragraph) => {
+    const lines = paragraph.split("\n");
+    const plain = lines.every((line) => !/^\s|^>>>|^[-*] /.test(line)) && !/:$/.test(lines[0]);
+    const element = document.createElement(plain ? "p" : "pre");
+    element.textContent = plain ? lines.join(" ") : paragraph;
+    return element;
+  });
 }
 
 function button(label, selected, onClick, attribute) {
@@ -223,10 +245,7 @@ openFile(state.file);
 // The page shows the last grading, whoever asked for it.
 window.kit = {
   async grade(files, options = {}) {
-    const answer = await ask("grade", { files, options: { lang: state.language, ...options } });
-    state.graded = true;
-    showReport(answer);
-    return answer.results;
+    return (await gradeFiles(files, { lang: state.language, ...options })).results;
   },
   files: () => ({ ...state.files }),
   ready: started,
