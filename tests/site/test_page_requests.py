@@ -11,6 +11,7 @@ import pytest
 
 from grader.frontends.gradescope import requirements
 from grader.frontends.site.build import BuildError, build
+from grader.frontends.site.command import main as site_command
 from grader.frontends.site.page import run
 from grader.frontends.site.texts import PAGE_WORDS
 from grader.pins import HYPOTHESIS
@@ -62,3 +63,17 @@ def test_the_page_shows_exactly_the_sentences_the_build_gives_it() -> None:
     used = set(re.findall(r'(?:words\(|data-text=)"([a-z_]+)"', page))
     used |= set(re.findall(r'\b\w+: "((?:loading|ready|grading)[a-z_]*)"', page))
     assert {f"site.{word}" for word in used} == set(PAGE_WORDS)
+
+
+@pytest.mark.parametrize(
+    ("argv", "why"),
+    [([], "give the folder"), (["--serve", "--port", "99999"], "not a port"),
+     (["--serve", "--port", "80a"], "not a port")],
+)  # fmt: skip
+def test_the_site_command_refuses_what_it_cannot_do_and_builds_nothing(
+    argv: list[str], why: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit) as exited:
+        site_command(argv)
+    assert exited.value.code == 2
+    assert why in capsys.readouterr().err
