@@ -28,6 +28,10 @@ from tests.site.submissions import (
     stubs,
 )
 
+#: pytest's per-test guard (300 s) is too short for a grading in a browser on a busy machine;
+#: conftest's GRADE_MS is the hang guard here.
+pytestmark = pytest.mark.timeout(GRADE_MS // 1000 + 60)
+
 LOOPING = "\n\ndef list_sessions(log):\n    while True:\n        pass\n"
 #: Looks for the bridges where a module stays after its import (returning their names, a
 #: wrong answer), then imports one.
