@@ -9,12 +9,14 @@ from pathlib import Path
 
 import pytest
 
+from grader.engine.learner import WALL_FACTOR
 from grader.frontends.gradescope import requirements
 from grader.frontends.site.build import BuildError, build
 from grader.frontends.site.command import main as site_command
-from grader.frontends.site.page import run
+from grader.frontends.site.page import browser_clock, run
 from grader.frontends.site.texts import PAGE_WORDS
 from grader.pins import HYPOTHESIS
+from grader.settings import Settings
 from grader.transport.workspace import KIT_ROOT
 from tests.site.submissions import stubs
 
@@ -77,3 +79,15 @@ def test_the_site_command_refuses_what_it_cannot_do_and_builds_nothing(
         site_command(argv)
     assert exited.value.code == 2
     assert why in capsys.readouterr().err
+
+
+def test_the_pages_limits_are_the_command_lines_wall_clock_backstops() -> None:
+    """A browser measures no CPU time: it allows what the command line's wall clock allows."""
+    settings = Settings()
+    clock = browser_clock(settings)
+    assert (clock.example, clock.task, clock.load) == (
+        settings.example_seconds * WALL_FACTOR,
+        settings.task_seconds * WALL_FACTOR,
+        settings.load_seconds * WALL_FACTOR,
+    )
+    assert clock.submission == settings.submission_seconds

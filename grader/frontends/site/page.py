@@ -16,7 +16,7 @@ from typing import Any
 
 from grader.engine import grading
 from grader.engine.contract import FUNCTIONS
-from grader.engine.learner import Clock, Learner
+from grader.engine.learner import WALL_FACTOR, Clock, Learner
 from grader.engine.outcomes import Report
 from grader.frontends.hints import LEVELS, first_unfinished
 from grader.frontends.report import heading, hint, report_lines, sentence
@@ -83,9 +83,7 @@ def grade(bridge: Bridge, files: Any, options: Any) -> dict[str, Any]:
         tasks = select([options["task"]] if options["task"] else None)
     except KeyError:
         raise BadRequest(text("cli.unknown_task", task=options["task"])) from None
-    settings = Settings()
-    clock = Clock(settings.example_seconds, settings.task_seconds, settings.submission_seconds,
-                  settings.load_seconds)  # fmt: skip
+    clock = browser_clock(Settings())
     # The stubs' __init__ imports the three files as the ``exercises`` package, as the
     # command line grades a folder of exercise files.
     sources = {**files, "__init__.py": EXERCISES_INIT.read_text(encoding="utf-8")}
@@ -97,6 +95,22 @@ def grade(bridge: Bridge, files: Any, options: Any) -> dict[str, Any]:
 
     _last["report"] = grading.grade(TARGET, tasks, learner, ISOLATION)
     return answer(options["lang"])
+
+
+def browser_clock(settings: Settings) -> Clock:
+    """The command line's limits as the wall clock enforces them there.
+
+    A browser cannot measure a worker's CPU time, so every limit here is wall-clock time.
+    The command line lets the wall clock run :data:`~grader.engine.learner.WALL_FACTOR` times
+    its CPU limits before it stops code; the page allows the same. With the CPU limits
+    themselves, a correct submission timed out in the page whenever the machine was busy, or
+    merely because WebAssembly runs Python slower and the engine's own work counts too."""
+    return Clock(
+        settings.example_seconds * WALL_FACTOR,
+        settings.task_seconds * WALL_FACTOR,
+        settings.submission_seconds,
+        settings.load_seconds * WALL_FACTOR,
+    )
 
 
 def answer(language: str) -> dict[str, Any]:
