@@ -18,6 +18,7 @@ from grader.frontends.site.texts import PAGE_WORDS
 from grader.pins import HYPOTHESIS
 from grader.settings import Settings
 from grader.transport.workspace import KIT_ROOT
+from tests.site.conftest import require_browser
 from tests.site.submissions import stubs
 
 NO_BRIDGE = None  # validation happens before any kernel is asked
@@ -91,3 +92,15 @@ def test_the_pages_limits_are_the_command_lines_wall_clock_backstops() -> None:
         settings.load_seconds * WALL_FACTOR,
     )
     assert clock.submission == settings.submission_seconds
+
+
+def test_a_site_built_at_a_relative_path_has_every_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """esbuild runs in the npm folder: a relative destination once put the editor there."""
+    require_browser()  # the build needs npm
+    monkeypatch.chdir(tmp_path)
+    built = build(Path("out") / "site")
+    names = {path.relative_to(built.folder).as_posix() for path in built.folder.rglob("*")}
+    assert {"editor.js", "index.html", "app.js", "pyodide/pyodide.asm.wasm"} <= names
+    assert built.folder == tmp_path / "out" / "site"

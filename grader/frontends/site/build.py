@@ -71,6 +71,8 @@ def build(out: Path, cache: Path | None = None) -> Built:
         BuildError: ``out`` holds something else, npm is missing or fails, or the installed
             hypothesis is not the pinned one. Nothing is written to ``out`` then.
     """
+    # Absolute: esbuild runs in the npm folder, where a relative path would land.
+    out = out.absolute()
     _check_destination(out)
     _check_hypothesis()
     modules = _npm_modules(cache or default_cache())
