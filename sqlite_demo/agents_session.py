@@ -240,7 +240,16 @@ class EventLogSession:
 def _sdk_session_settings(value: Any) -> Any:
     # Imported by name when a session is made: the SDK is an optional dependency (the
     # "agents" extra), so neither `import sqlite_demo` nor a type check of it needs the SDK.
-    settings = importlib.import_module("agents.memory.session_settings")
+    try:
+        settings = importlib.import_module("agents.memory.session_settings")
+    except ModuleNotFoundError as missing:
+        if missing.name not in ("agents", "agents.memory", "agents.memory.session_settings"):
+            raise
+        raise ModuleNotFoundError(
+            'EventLogSession needs the OpenAI Agents SDK: pip install -e ".[agents]"'
+            " (openai-agents, the version pyproject.toml pins)",
+            name="agents",
+        ) from None
     return settings.SessionSettings() if value is None else settings.coerce_session_settings(value)
 
 
