@@ -28,10 +28,12 @@ Nothing here touches a store or imports the SDK: it is the mapping, as pure func
 
 from __future__ import annotations
 
+import copy
+import json
 from collections.abc import Iterable, Mapping
 from typing import Any, Final
 
-from eventlog import KEPT_ITEM, InvalidPayloadError
+from eventlog import KEPT_ITEM, InvalidPayloadError, ReadOnlyPayload
 
 #: An item: a JSON object. The SDK types it as a union of TypedDicts; at run time it is a dict.
 Item = dict[str, Any]
@@ -82,7 +84,7 @@ def item_of(event: Any) -> Item:
     An event the kit's own agent service wrote holds no ``"item"``: the item is built from the
     chapter's fields, so a session of the HTTP service can be read as an SDK session too.
     """
-    payload = event.payload
+    payload = _fresh_payload(event.payload)
     if "item" in payload:
         kept: Item = payload["item"]
         return kept
@@ -93,6 +95,15 @@ def item_of(event: Any) -> Item:
         return {"type": "function_call", **{key: payload[key] for key in fields}}
     return {"type": "function_call_output", "call_id": payload["call_id"],
             "output": payload["content"]}  # fmt: skip
+
+
+def _fresh_payload(payload: Mapping[str, Any]) -> dict[str, Any]:
+    # One decode of the stored text is a fresh dict, cheaper than the deep copy that each
+    # read of a ReadOnlyPayload's nested value makes (get_items reads every item).
+    if isinstance(payload, ReadOnlyPayload):
+        fresh: dict[str, Any] = json.loads(payload.json_text)
+        return fresh
+    return copy.deepcopy(dict(payload))
 
 
 def text_of(content: object) -> str:
