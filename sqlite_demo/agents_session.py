@@ -48,6 +48,12 @@ MAX_ATTEMPTS: Final = 64
 
 _T = TypeVar("_T")
 
+#: An item as the protocol's signatures name it. At run time it is an :data:`Item` (a dict);
+#: the SDK types it as a union of TypedDicts, which ``dict[str, Any]`` does not match, so the
+#: signatures say Any: an ``EventLogSession`` then passes for a ``Session`` under mypy too,
+#: without this module importing the SDK.
+SdkItem = Any
+
 
 class ItemStore(Protocol):
     """The store calls the session needs: what any backend of the kit's store offers."""
@@ -116,7 +122,7 @@ class EventLogSession:
         self._session_created = False
         self._closed = False
 
-    async def get_items(self, limit: int | None = None) -> list[Item]:
+    async def get_items(self, limit: int | None = None) -> list[SdkItem]:
         """Return the items in force, oldest first: all of them, or the newest ``limit``.
 
         An output whose call falls outside the newest ``limit`` is left out too, so the
@@ -133,7 +139,7 @@ class EventLogSession:
         most = _checked_limit(limit if limit is not None else self.session_settings.limit)
         return await _outcome_even_if_cancelled(lambda: self._items_in_force(most))
 
-    async def add_items(self, items: list[Item]) -> None:
+    async def add_items(self, items: list[SdkItem]) -> None:
         """Append the items, in order, in one transaction: all of them are committed, or none.
 
         Raises:
@@ -144,7 +150,7 @@ class EventLogSession:
         if items:
             await _outcome_even_if_cancelled(lambda: self._append(list(items)))
 
-    async def pop_item(self) -> Item | None:
+    async def pop_item(self) -> SdkItem | None:
         """Take the newest item out (an ``item_removed`` event) and return it; None if empty."""
         self._check_open()
         return await _outcome_even_if_cancelled(self._remove_newest)
