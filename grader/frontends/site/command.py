@@ -2,9 +2,9 @@
 
 Examples::
 
-    python -m grader site build/site              # any static host can serve the folder
+    python -m grader site _site                   # any static host can serve the folder
     python -m grader site --serve                 # build into a temporary folder, serve it
-    python -m grader site build/site --serve --port 8000
+    python -m grader site _site --serve --port 8000
 """
 
 from __future__ import annotations
