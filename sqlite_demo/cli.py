@@ -27,6 +27,7 @@ from pathlib import Path
 
 from eventlog import StorageError, StoreError
 from sqlite_demo.event_stream import DEFAULT_MAX_STREAMS
+from sqlite_demo.texts import LANGUAGES, default_language, say
 
 #: Where ``serve`` looks for its token when ``--token`` is not given (not on the command
 #: line, which every user of the machine can read).
@@ -40,7 +41,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command in (None, "demo"):
         from sqlite_demo.demo import run_demo
 
-        return run_demo(db_path=getattr(args, "db", None))
+        return run_demo(db_path=getattr(args, "db", None), language=getattr(args, "lang", None))
     if args.command == "serve" and (args.crashable or args.kill_every is not None):
         return _serve_crashable(parser, args)
     if args.command == "serve":
@@ -56,6 +57,8 @@ def _build_parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command", metavar="{demo,serve,backup}")
     demo = commands.add_parser("demo", help="run the crash-and-replay demo (the default)")
     demo.add_argument("--db", type=Path, help="database file to create (default: a temp file)")
+    language_help = say("cli.demo_lang", None, default=default_language())
+    demo.add_argument("--lang", choices=LANGUAGES, help=language_help)
     serve = commands.add_parser("serve", help="serve the agent over HTTP")
     serve.add_argument("--db", type=Path, required=True, help="database file (created if new)")
     serve.add_argument("--host", default="127.0.0.1", help="address to bind (default: loopback)")
