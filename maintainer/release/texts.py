@@ -5,6 +5,7 @@ from __future__ import annotations
 
 EN = {
     "cli.release.description": "Write the learner's copy of the kit from the last commit, then prove that it works on its own.",
+    "cli.release.lang": "the copy's language, and that of these messages: en (the default) or zh",
     "cli.release.out": "a new or empty folder outside the kit",
     "cli.release.refused": "No release written: {reason}",
     "release.cell": "cell {number} (`{first_line}`)",
@@ -53,6 +54,7 @@ EN = {
 # fmt: off
 ZH: dict[str, tuple[str, str]] = {
     "cli.release.description": ("9690c7ed", "从最近一次提交写出学习者版的套件副本，再验证它能独立运行。"),
+    "cli.release.lang": ("d686edb6", "副本的语言，也是这些消息的语言：en（默认）或 zh"),
     "cli.release.out": ("eb1453ff", "套件之外的一个新文件夹或空文件夹"),
     "cli.release.refused": ("4f3b20b6", "没有写出副本：{reason}"),
     "release.cell": ("4af37e9f", "第 {number} 个单元格（`{first_line}`）"),

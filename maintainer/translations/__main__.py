@@ -17,6 +17,8 @@ import argparse
 import re
 import sys
 
+from grader.i18n import fingerprint
+
 from maintainer.translations import markdown
 from maintainer.translations.catalogs import DOCUMENTS, Catalog, all_catalogs, drift, renames
 from maintainer.translations.docstrings import KIT_ROOT
@@ -59,10 +61,12 @@ def stamp(file: str, keys: list[str], every: bool) -> int:
 
 def chosen_renames(catalog: Catalog, keys: list[str], every: bool) -> dict[str, str]:
     """What to write: for a document ``{heading: new}``, else ``{old fingerprint: new}``."""
-    by_old = renames(catalog)
     if catalog.file in DOCUMENTS.values():
-        stale = {key: by_old[fp] for key, (fp, _) in catalog.chinese.items() if fp in by_old}
+        now = {key: fingerprint(english) for key, english in catalog.english.items()}
+        stale = {key: now[key] for key, (fp, _) in catalog.chinese.items()
+                 if key in now and fp != now[key]}  # fmt: skip
         return stale if every else {key: stale[key] for key in keys if key in stale}
+    by_old = renames(catalog)
     if every:
         return by_old
     olds = {key: catalog.chinese[key][0] for key in keys if key in catalog.chinese}

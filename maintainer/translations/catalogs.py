@@ -92,7 +92,9 @@ def document_catalog(english_path: str, kit_root: Path = KIT_ROOT) -> Catalog:
     """A document and its Chinese, by sections (see :mod:`maintainer.translations.markdown`)."""
     chinese_path = DOCUMENTS[english_path]
     english = markdown.english_sections((kit_root / english_path).read_text(encoding="utf-8"))
-    sections = markdown.translated_sections((kit_root / chinese_path).read_text(encoding="utf-8"))
+    translated = kit_root / chinese_path
+    text = translated.read_text(encoding="utf-8") if translated.is_file() else ""
+    sections = markdown.translated_sections(text)
     chinese = {section.heading: (section.fingerprint, section.text) for section in sections}
     return Catalog(chinese_path, english, chinese, lambda heading: f"section {heading!r}")
 
