@@ -59,7 +59,8 @@ def translations(module: ModuleType, language: str) -> dict[str, str]:
         translated = importlib.import_module(f"{language}.{module.__name__}")
     except ModuleNotFoundError:
         return {}
-    return dict(translated.CELLS)
+    # A translation is written with cells.md(), like its English: the text is its source.
+    return {key: getattr(cell, "source", cell) for key, cell in translated.CELLS.items()}
 
 
 def markdown_in(module: ModuleType, language: str) -> list[str]:

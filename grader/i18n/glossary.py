@@ -22,7 +22,7 @@ GLOSSARY: dict[str, tuple[str, ...]] = {
     "session isolation": ("会话隔离",),
     "session": ("会话",),
     "replay": ("回放",),
-    "resume": ("断线续传", "之后续读"),
+    "resume": ("断线续传", "之后续读", "续传"),
     "write before reply": ("先落库再回复",),
     "projection": ("投影",),
     "tool call": ("工具调用",),

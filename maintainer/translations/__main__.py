@@ -18,7 +18,6 @@ import re
 import sys
 
 from grader.i18n import fingerprint
-
 from maintainer.translations import markdown
 from maintainer.translations.catalogs import DOCUMENTS, Catalog, all_catalogs, drift, renames
 from maintainer.translations.docstrings import KIT_ROOT
