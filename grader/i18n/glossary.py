@@ -30,14 +30,14 @@ GLOSSARY: dict[str, tuple[str, ...]] = {
     "payload": ("payload",),  # kept in English, as the code names it
     "event id": ("事件 id",),
     "write-ahead log": ("预写日志",),
-    "fold": ("折叠",),
-    "transaction": ("事务",),
+    "fold": ("折叠", "并回"),  # a replay folds; SQLite folds the WAL back in (并回)
+    "transaction": ("事务", "交易"),  # a database's, or a bank's (交易)
     "foreign key": ("外键",),
     "checkpoint": ("检查点",),
     "pitfall": ("坑",),
     # the grader's own
     "grader": ("判题器",),
-    "promise": ("约定",),
+    "promise": ("约定", "承诺"),  # the contract's promises, or what WAL promises (承诺)
     "hint": ("提示",),
     "task": ("任务",),
     "stub": ("桩代码",),

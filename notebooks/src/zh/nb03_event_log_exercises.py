@@ -72,7 +72,7 @@ CELLS = {
 
     之后的每一次回放都以日志为事实源，所以非法输入要挡在门外：`append_event` 抛出 `ValueError`（子类也可以），并且**什么都不追加**。它拒绝：
 
-    * 未知的事件类型，或者不是非空字符串的 `session_id`；
+    * 未知的事件类型，或者 `session_id` 不是字符串、是空字符串；
     * 不是映射、缺少必需的键，或者值不是字符串的 payload。必需的键：消息要有 `content`；`tool_call` 要有 `call_id`、`name`（都不能为空）和 `arguments`；`tool_result` 要有 `call_id`（不能为空）和 `content`；
     * `call_id` 在本会话里已经用过的 `tool_call`；
     * `call_id` 在本会话里从没调用过的 `tool_result`，或者对应的工具调用已经有了结果。调用 id 属于各自的会话：两个会话里的 `call_1` 是两次调用。

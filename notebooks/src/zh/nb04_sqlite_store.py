@@ -61,7 +61,7 @@ CELLS = {
 
     有三个设计决策值得多看一眼：
 
-    * **`event_id INTEGER PRIMARY KEY AUTOINCREMENT`**。id **就是**行号，所以每插入一行就增长；`AUTOINCREMENT` 再加上一条保证：一个 id 永远不会发出两次。日志的顺序就是 id 的顺序，“从第 4 个事件之后断线续传”靠的就是它。
+    * **`event_id INTEGER PRIMARY KEY AUTOINCREMENT`**。id **就是**行号，所以每插入一行就增长；`AUTOINCREMENT` 再加上一条承诺：一个 id 永远不会发出两次。日志的顺序就是 id 的顺序，“从第 4 个事件之后断线续传”靠的就是它。
     * **每一行都有 `session_id` 外键**。会话之间靠数据本身隔离，而不是每个会话一个库，也不是内存里的一个字典：每次读取都先按 `session_id` 过滤。
     * **`event_id` 是每张投影表的主键**。一条事件最多产生一行投影，数据库会拒绝第二行。（本章给每张投影表各自一个 `AUTOINCREMENT` id，再加一个 `UNIQUE` 的事件 id：每次追加都要多更新一棵 B 树和一个计数器，只为了一个没人读的 id。）
 
