@@ -98,8 +98,9 @@ def test_a_notebook_cell_edited_or_added_without_its_translation_is_caught() -> 
         cells.md(edited(first.source)), *module.CELLS[1:], cells.md("## A new section"),
     ])  # fmt: skip
     problems = drift(notebook_catalog(changed))
+    last = len([cell for cell in changed.CELLS if cell.kind == "markdown"])
     assert [p.split(" (")[0] for p in problems] == [
-        "markdown cell 1", f"markdown cell {len([c for c in changed.CELLS if c.kind == 'markdown'])}",
+        "markdown cell 1", f"markdown cell {last}",
         f"the translation keyed {fingerprint(first.source)!r}: translates English that is gone",
     ]  # fmt: skip
 
