@@ -257,8 +257,9 @@ CELLS = [
     """),
     code(r"""
     import grader
+    from grader.frontends.report import report_text
 
-    print(grader.grade(target="exercises").text())
+    print(report_text(grader.grade(target="exercises")))
     """),
     md(r"""
     When all five pass, you have written, in a few dozen lines, the semantics of the store
