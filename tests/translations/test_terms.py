@@ -11,12 +11,14 @@ notebooks (and their diagrams' labels), the demo and the live page.
 from __future__ import annotations
 
 import re
+import subprocess
 
 import pytest
 
 from grader.i18n import text_modules
 from grader.i18n.glossary import GLOSSARY, NEVER
 from maintainer.translations.catalogs import all_catalogs
+from maintainer.translations.docstrings import KIT_ROOT
 from tests.learner_tools.test_catalogs import CJK, prose, term_pattern
 
 GRADERS = {module.__name__ for module in text_modules()}
@@ -64,6 +66,22 @@ def test_a_term_is_translated_with_the_glossarys_words_every_time(term: str) -> 
 
 def test_no_translation_uses_a_word_the_glossary_rules_out() -> None:
     used = [(where, word) for where, _, chinese in pairs() for word in NEVER if word in chinese]
+    assert used == []
+
+
+def test_no_file_of_the_kit_uses_a_word_the_glossary_rules_out() -> None:
+    # Beyond the catalogs too: a scripted model's reply, a comment, a diagram's label.
+    listed = subprocess.run(["git", "ls-files", "-z"], cwd=KIT_ROOT, capture_output=True,
+                            check=True).stdout.decode().split("\0")  # fmt: skip
+    ours = [path for path in listed if path and not path.startswith("tests/")
+            and path != "grader/i18n/glossary.py" and (KIT_ROOT / path).is_file()]  # fmt: skip
+    used = []
+    for path in ours:
+        try:
+            content = (KIT_ROOT / path).read_text(encoding="utf-8")
+        except UnicodeDecodeError:  # an image
+            continue
+        used += [(path, word) for word in NEVER if word in content]
     assert used == []
 
 
