@@ -31,10 +31,13 @@ const state = {
   sendStatus: ["", {}, ""],                         // under the message box: sentence, fields, kind
 };
 
-/** Set the connection badge, remembering what it says so a language switch can redraw it. */
+/** Set the connection badge, remembering what it says so a language switch can redraw it.
+ * A field may be a function: words of its own (a session's label), worded anew each time. */
 function showConnection(badgeState, key, fields = {}) {
   state.connection = [badgeState, key, fields];
-  views.showConnection(badgeState, t(key, fields));
+  const worded = Object.entries(fields)
+    .map(([name, value]) => [name, typeof value === "function" ? value() : value]);
+  views.showConnection(badgeState, t(key, Object.fromEntries(worded)));
 }
 
 /** Say how the last send went ("" clears it), remembered for a language switch too. */
@@ -84,12 +87,13 @@ function follow(sessionId) {
 
 function titleOf(sessionId) {
   const session = state.sessions.find((s) => s.id === sessionId);
-  return session ? `"${session.title}" (${sessionId})` : sessionId;
+  return session ? t("page.session_named", { title: session.title, id: sessionId }) : sessionId;
 }
 
 function shortTitleOf(sessionId) {
   const session = state.sessions.find((s) => s.id === sessionId);
-  return `${session ? session.title : t("page.unnamed_session")} (${sessionId.slice(0, 13)}…)`;
+  const title = session ? session.title : t("page.unnamed_session");
+  return t("page.session_label", { title, id: sessionId.slice(0, 13) });
 }
 
 function onEvent(event) {
@@ -108,7 +112,8 @@ function onEvent(event) {
 
 async function onCaughtUp(info, resumedAfter) {
   log.drawNow();
-  showConnection("live", "page.live", { title: shortTitleOf(state.sessionId) });
+  const followed = state.sessionId;
+  showConnection("live", "page.live", { title: () => shortTitleOf(followed) });
   scheduleRefresh();
   if (resumedAfter === null) return;
   const sessionId = state.sessionId;

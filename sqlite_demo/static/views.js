@@ -65,7 +65,8 @@ export function showDerived({ replay, messages, toolCalls }) {
 /** Fill the session picker, selecting `selectedId`. */
 export function showSessions(sessions, selectedId) {
   const options = sessions.map((session) => {
-    const option = element("option", "", `${session.title} (${session.id.slice(0, 13)}…)`);
+    const label = t("page.session_label", { title: session.title, id: session.id.slice(0, 13) });
+    const option = element("option", "", label);
     option.value = session.id;
     option.selected = session.id === selectedId;
     return option;
