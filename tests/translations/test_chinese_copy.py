@@ -26,6 +26,7 @@ from maintainer.translations.docstrings import EXERCISE_FILES, KIT_ROOT, ZH_HEAD
 from maintainer.translations.notebooks import notebook_tool
 from maintainer.translations.stubs import STUBS_DIR, chinese_stubs
 from tests.grader.promises import bullets, docstrings
+from tests.learner_tools.test_release_copy import ABSENT, PATH_IN_BACKTICKS
 
 ZH_NOTEBOOKS = KIT_ROOT / "notebooks" / "zh"
 EN_NOTEBOOKS = KIT_ROOT / "notebooks"
@@ -175,3 +176,15 @@ def test_a_chinese_notebook_has_its_english_code_cells_exactly(path: Path) -> No
                  else "") for cell in found]  # fmt: skip
 
     assert cells(ZH_NOTEBOOKS / path.name) == cells(path)
+
+
+@pytest.mark.parametrize("document", ["README.md", "notebooks/README.md"])
+def test_the_chinese_readmes_name_only_what_the_copy_holds(
+    chinese_copy: Path, document: str
+) -> None:
+    shown = (chinese_copy / document).read_text(encoding="utf-8")
+    assert [match[0] for match in ABSENT.finditer(shown)] == []
+    folders = (chinese_copy, (chinese_copy / document).parent)
+    named = {match[1] for match in PATH_IN_BACKTICKS.finditer(shown)}
+    assert named
+    assert sorted(path for path in named if not any((f / path).exists() for f in folders)) == []
