@@ -69,8 +69,10 @@ def render_proofs(proofs: list[ProofResult]) -> str:
     lines = []
     for proof in proofs:
         status = text(f"release.outcome.{proof.outcome}")
-        line = f"[{status}] {text(proof.name)}"
-        lines.append(f"{line}: {proof.detail}" if proof.detail else line)
+        shown = text(proof.name)
+        if proof.detail:  # "notebook executes: 03_....ipynb", in the language's punctuation
+            shown = text("release.proof.detail", proof=shown, detail=proof.detail)
+        lines.append(f"[{status}] {shown}")
     return "\n".join(lines)
 
 
