@@ -84,7 +84,7 @@ EN = {
     "page.connecting": "connecting…",
     "page.unnamed_session": "session",
     "page.session_label": "{title} ({id}…)",
-    "page.session_named": "\"{title}\" ({id})",
+    "page.session_named": '"{title}" ({id})',
     "page.not_here": "event {id} should not be here: {problem}",
     "page.problem.other_session": "it belongs to another session",
     "page.problem.doubled": "it came twice",
