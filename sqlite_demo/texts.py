@@ -124,10 +124,10 @@ EN = {
 ZH: dict[str, tuple[str, str]] = {
     "demo.phase": ("f0babdfb", "第 {number} 阶段：{title}"),
     "demo.phase.1": ("be041670", "在订单客服会话里对话两轮"),
-    "demo.phase.2": ("0556c391", "用 SIGKILL 杀掉服务：任何清理代码都不会运行"),
+    "demo.phase.2": ("0556c391", "用 SIGKILL 杀掉服务，任何清理代码都来不及运行"),
     "demo.phase.3": ("17562b24", "在同一个文件上重启，然后回放"),
-    "demo.phase.4": ("496b57ae", "第二个会话：靠数据模型实现会话隔离"),
-    "demo.phase.5": ("bffa6384", "断线续传：第 4 个事件之后还有什么？"),
+    "demo.phase.4": ("496b57ae", "第二个会话，靠数据模型实现会话隔离"),
+    "demo.phase.5": ("bffa6384", "断线续传，取回第 4 个事件之后的事件"),
     "demo.check.greeting": ("f0d8f44e", "问候得到了回复"),
     "demo.check.order_count": ("64a7b0d9", "订单数量得到了回复"),
     "demo.check.six_events": ("bd303260", "日志里正是本章的 6 条事件"),
