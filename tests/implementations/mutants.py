@@ -868,7 +868,9 @@ C07_USER = '            messages.append({"role": "user", "content": p["content"]
 C07_RESULT = '            messages.append({"role": "tool", "tool_call_id": p["call_id"], "content": p["content"]})\n'
 C07_RUN = '            if previous == "tool_call":\n'
 C07_VALID = "    if not isinstance(payload, Mapping):\n        return False\n"
-C07_VERDICT = '    return earlier == [] if event_type == "tool_call" else earlier == ["tool_call"]\n'
+C07_VERDICT = (
+    '    return earlier == [] if event_type == "tool_call" else earlier == ["tool_call"]\n'
+)
 
 #: Mutants whose bug lives in an input class the examples reach only since issue 17: sizes
 #: past 9, 99, 255 and 999; open alphabets (case, prefixes, Unicode forms, separators, control
