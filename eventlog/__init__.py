@@ -11,6 +11,7 @@ from __future__ import annotations
 from eventlog.errors import (
     CallIdError,
     ConstraintViolationError,
+    CorrectionError,
     EventLogError,
     IdempotencyConflictError,
     InvalidPayloadError,
@@ -24,7 +25,17 @@ from eventlog.errors import (
     UnknownSessionError,
     VersionConflictError,
 )
-from eventlog.events import EVENT_TYPES, Event, EventLike, ReadOnlyPayload, StoredEvent
+from eventlog.events import (
+    CORRECTION_TYPES,
+    EVENT_TYPES,
+    ITEM_TYPES,
+    KEPT_ITEM,
+    STORE_EVENT_TYPES,
+    Event,
+    EventLike,
+    ReadOnlyPayload,
+    StoredEvent,
+)
 from eventlog.fold import (
     EMPTY_CONVERSATION,
     Conversation,
@@ -32,6 +43,12 @@ from eventlog.fold import (
     Message,
     apply_event,
     messages_of,
+)
+from eventlog.history import (
+    EMPTY_HISTORY,
+    History,
+    apply_to_history,
+    fold_history,
     replay_events,
 )
 from eventlog.rules import (
@@ -44,16 +61,23 @@ from eventlog.rules import (
 )
 
 __all__ = [
+    "CORRECTION_TYPES",
     "EMPTY_CONVERSATION",
+    "EMPTY_HISTORY",
     "EVENT_TYPES",
+    "ITEM_TYPES",
+    "KEPT_ITEM",
+    "STORE_EVENT_TYPES",
     "CallIdError",
     "CallState",
     "ConstraintViolationError",
     "Conversation",
     "ConversationView",
+    "CorrectionError",
     "Event",
     "EventLike",
     "EventLogError",
+    "History",
     "IdempotencyConflictError",
     "InvalidPayloadError",
     "InvalidSessionIdError",
@@ -69,10 +93,12 @@ __all__ = [
     "UnknownSessionError",
     "VersionConflictError",
     "apply_event",
+    "apply_to_history",
     "call_state_in",
     "check_call_id",
     "check_session_id",
     "check_text",
+    "fold_history",
     "messages_of",
     "replay_events",
     "validate_append",

@@ -15,7 +15,7 @@ class EventLogError(ValueError):
 
 
 class UnknownEventTypeError(EventLogError):
-    """The event type is not one of the four the log knows."""
+    """The event type is not one the log knows (see ``eventlog.STORE_EVENT_TYPES``)."""
 
 
 class InvalidSessionIdError(EventLogError):
@@ -28,6 +28,10 @@ class InvalidPayloadError(EventLogError):
 
 class CallIdError(EventLogError):
     """A call id was reused, or a tool result names a call that is unknown or already answered."""
+
+
+class CorrectionError(EventLogError):
+    """A correction does not point at what it may supersede (see ``eventlog.CORRECTION_TYPES``)."""
 
 
 class StoreError(EventLogError):

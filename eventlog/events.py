@@ -8,8 +8,30 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any, Final, Protocol
 
-#: The four kinds of fact a conversation is made of, in the order a turn usually produces them.
+#: The four kinds of fact a conversation is made of, in the order a turn usually produces them:
+#: the chapter's vocabulary, and the exercises'.
 EVENT_TYPES: Final = ("user_message", "assistant_message", "tool_call", "tool_result")
+
+#: An item of an agent framework's history that is none of the four (a reasoning step, a
+#: hosted tool's call, a system message, ...), kept whole in ``payload["item"]``. It puts one
+#: item in the session's history and nothing in the chat that replay builds.
+KEPT_ITEM: Final = "agent_item"
+
+#: The events that each put one item in a session's history, and can be taken out again.
+ITEM_TYPES: Final = (*EVENT_TYPES, KEPT_ITEM)
+
+#: Corrections: the chapter's pitfall 2, "correct by appending". Nothing is ever deleted from
+#: the log; these events say what no longer counts, with a pointer to it, and every reader
+#: (replay, the projections, the call-id rule, the live page) leaves out what they supersede.
+#:
+#: * ``item_removed``, ``{"supersedes": N}``: event N, the session's newest item still in
+#:   force, is taken out (what an agent framework's ``pop_item`` does);
+#: * ``session_cleared``, ``{"supersedes_through": N}``: every item up to event N, the
+#:   session's last event, is taken out (``clear_session``).
+CORRECTION_TYPES: Final = ("item_removed", "session_cleared")
+
+#: Every event type the store keeps: a superset of the exercises' four.
+STORE_EVENT_TYPES: Final = (*ITEM_TYPES, *CORRECTION_TYPES)
 
 #: The JSON values that hold nothing else: immutable, so a payload can hand them out as they are.
 JSON_SCALARS: Final = (str, int, float, bool, type(None))

@@ -8,9 +8,10 @@ message directly followed by their results.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
-from functools import reduce
+from collections.abc import Iterator, Sequence
 from typing import Any, Final, overload
+
+from eventlog.events import CORRECTION_TYPES, KEPT_ITEM
 
 Message = dict[str, Any]
 
@@ -30,8 +31,12 @@ def apply_event(conversation: Conversation, event: Any) -> Conversation:
         conversation: the messages so far (start from :data:`EMPTY_CONVERSATION`).
         event: anything with ``type`` and ``payload`` (see :class:`eventlog.EventLike`).
 
+    An ``agent_item`` leaves the chat as it was: it is an item of some framework's history that
+    Chat Completions has no message for. A correction cannot be folded here, since taking an
+    item out needs to know the conversation before it: :func:`eventlog.apply_to_history` does.
+
     Raises:
-        ValueError: the event's type is none of the four.
+        ValueError: the event's type is none of the four, nor ``agent_item``.
     """
     payload = event.payload
     if event.type == "user_message":
@@ -41,6 +46,10 @@ def apply_event(conversation: Conversation, event: Any) -> Conversation:
     if event.type == "tool_result":
         result = {"role": "tool", "tool_call_id": payload["call_id"], "content": payload["content"]}
         return result, conversation
+    if event.type == KEPT_ITEM:
+        return conversation
+    if event.type in CORRECTION_TYPES:
+        raise ValueError(f"a {event.type} event is folded by apply_to_history, not apply_event")
     if event.type != "tool_call":
         raise ValueError(f"cannot replay an event of unknown type {event.type!r}")
     call = {
@@ -58,11 +67,6 @@ def apply_event(conversation: Conversation, event: Any) -> Conversation:
 def messages_of(conversation: Conversation) -> list[Message]:
     """Return the conversation's messages as a fresh list, oldest first."""
     return list(ConversationView(conversation))
-
-
-def replay_events(events: Iterable[Any]) -> list[Message]:
-    """Fold a session's events, oldest first, into a fresh list of chat messages."""
-    return messages_of(reduce(apply_event, events, EMPTY_CONVERSATION))
 
 
 class ConversationView(Sequence[Message]):

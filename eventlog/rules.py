@@ -18,7 +18,7 @@ from eventlog.errors import (
     InvalidSessionIdError,
     UnknownEventTypeError,
 )
-from eventlog.events import EVENT_TYPES, JSON_SCALARS, EventLike, ReadOnlyPayload
+from eventlog.events import JSON_SCALARS, STORE_EVENT_TYPES, EventLike, ReadOnlyPayload
 
 #: The one JSON encoding of a payload: compact, non-ASCII kept readable, NaN refused. Made once,
 #: because json.dumps() with options builds a new encoder at every call.
@@ -30,6 +30,19 @@ REQUIRED_KEYS: Final[Mapping[str, Mapping[str, bool]]] = {
     "assistant_message": {"content": False},
     "tool_call": {"call_id": True, "name": True, "arguments": False},
     "tool_result": {"call_id": True, "content": False},
+    "agent_item": {},
+    "item_removed": {},
+    "session_cleared": {},
+}
+#: Required keys that hold a JSON object, per event type: the item an ``agent_item`` keeps.
+OBJECT_KEYS: Final[Mapping[str, str]] = {"agent_item": "item"}
+#: The largest event id a database can hold (a signed 64-bit integer).
+MAX_EVENT_ID: Final = 2**63 - 1
+#: Required keys that hold an event id (an int, 0 or more), per event type: the corrections'
+#: pointers to what they supersede.
+EVENT_ID_KEYS: Final[Mapping[str, str]] = {
+    "item_removed": "supersedes",
+    "session_cleared": "supersedes_through",
 }
 
 
@@ -72,7 +85,7 @@ def validate_append(session_id: object, event_type: object, payload: object) -> 
 
     Args:
         session_id: a non-empty string.
-        event_type: one of :data:`EVENT_TYPES`.
+        event_type: one of :data:`eventlog.STORE_EVENT_TYPES`.
         payload: a mapping with the type's required string keys; extra keys are kept. Every
             value must be JSON: a string, a number, a bool, None, a list or a dict with string
             keys, at any depth (a tuple or an int key would not read back as it went in).
@@ -83,15 +96,20 @@ def validate_append(session_id: object, event_type: object, payload: object) -> 
     Raises:
         UnknownEventTypeError, InvalidSessionIdError, InvalidPayloadError.
     """
-    if event_type not in EVENT_TYPES:
+    if event_type not in STORE_EVENT_TYPES:
         raise UnknownEventTypeError(
-            f"unknown event type {event_type!r}: expected one of {', '.join(EVENT_TYPES)}"
+            f"unknown event type {event_type!r}: expected one of {', '.join(STORE_EVENT_TYPES)}"
         )
     check_session_id(session_id)
     if not isinstance(payload, Mapping):
         raise InvalidPayloadError(f"payload must be a mapping, got {type(payload).__name__}")
-    for key, must_be_non_empty in REQUIRED_KEYS[str(event_type)].items():
-        _check_string_field(str(event_type), payload, key, must_be_non_empty)
+    kind = str(event_type)
+    for key, must_be_non_empty in REQUIRED_KEYS[kind].items():
+        _check_string_field(kind, payload, key, must_be_non_empty)
+    if kind in OBJECT_KEYS:
+        _check_object_field(kind, payload, OBJECT_KEYS[kind])
+    if kind in EVENT_ID_KEYS:
+        _check_event_id_field(kind, payload, EVENT_ID_KEYS[kind])
     flat = _check_json_object(payload, "payload")
     items = dict(payload)
     # A flat payload (strings, numbers, bools, None) decodes to exactly this copy, which
@@ -111,6 +129,27 @@ def _check_string_field(
         )
     if must_be_non_empty and not value:
         raise InvalidPayloadError(f"{event_type} payload[{key!r}] must not be empty")
+
+
+def _check_object_field(event_type: str, payload: Mapping[Any, Any], key: str) -> None:
+    if key not in payload:
+        raise InvalidPayloadError(f"a {event_type} payload needs the key {key!r}")
+    value = payload[key]
+    if not isinstance(value, Mapping):
+        got = type(value).__name__
+        raise InvalidPayloadError(f"{event_type} payload[{key!r}] must be a JSON object, got {got}")
+
+
+def _check_event_id_field(event_type: str, payload: Mapping[Any, Any], key: str) -> None:
+    if key not in payload:
+        raise InvalidPayloadError(f"a {event_type} payload needs the key {key!r}")
+    value = payload[key]
+    # bool is an int to Python, and True would be stored as the event id 1: refuse it.
+    if type(value) is not int or not 0 <= value <= MAX_EVENT_ID:
+        raise InvalidPayloadError(
+            f"{event_type} payload[{key!r}] must be an event id (an int from 0 to 2**63 - 1),"
+            f" got {value!r}"
+        )
 
 
 def _check_json_object(value: Mapping[Any, Any], where: str) -> bool:

@@ -33,12 +33,14 @@ from dataclasses import dataclass, replace
 from typing import Any, Final
 
 from eventlog import (
-    EMPTY_CONVERSATION,
+    CORRECTION_TYPES,
+    EMPTY_HISTORY,
     Conversation,
     ConversationView,
+    History,
     StoredEvent,
     VersionConflictError,
-    apply_event,
+    apply_to_history,
 )
 from sqlite_demo.model import Model, Reply, ToolCall, run_tool, scripted_model
 from sqlite_demo.store import SqliteEventStore
@@ -85,30 +87,37 @@ class SessionView:
 
     Attributes:
         version: the last event id folded in (0: none); what an append based on it expects.
-        conversation: the chat messages, newest first (see :mod:`eventlog.fold`).
+        history: the items in force and their chat messages (see :mod:`eventlog.history`):
+            a session an agent framework wrote to may hold corrections.
         open_calls: tool calls without a result yet, in the order they were made.
     """
 
     version: int = 0
-    conversation: Conversation = EMPTY_CONVERSATION
+    history: History = EMPTY_HISTORY
     open_calls: tuple[Call, ...] = ()
 
     def folding(self, events: Sequence[StoredEvent]) -> SessionView:
         """Return this view with ``events`` (the session's next ones, in order) folded in."""
         view = self
         for event in events:
-            conversation = apply_event(view.conversation, event)
-            newest = conversation[0] if conversation is not None else {}
+            history = apply_to_history(view.history, event)
+            newest = history.conversation[0] if history.conversation is not None else {}
             open_calls = view.open_calls
             if event.type == "tool_call":
                 open_calls = (*open_calls, newest["tool_calls"][-1])
             elif event.type == "tool_result":
                 answered = newest["tool_call_id"]
                 open_calls = tuple(call for call in open_calls if call["id"] != answered)
-            view = replace(
-                view, version=event.event_id, conversation=conversation, open_calls=open_calls
-            )
+            elif event.type in CORRECTION_TYPES:
+                # Rare, and it can reopen a call: count the open calls again from the chat.
+                open_calls = _open_calls_in(ConversationView(history.conversation))
+            view = replace(view, version=event.event_id, history=history, open_calls=open_calls)
         return view
+
+    @property
+    def conversation(self) -> Conversation:
+        """The chat messages of the items in force, newest first (see :mod:`eventlog.fold`)."""
+        return self.history.conversation
 
     @property
     def messages(self) -> ConversationView:
@@ -252,6 +261,13 @@ class Agent:
                 if event.type == "assistant_message":
                     return tuple(turn)
             after = page[-1].event_id
+
+
+def _open_calls_in(messages: ConversationView) -> tuple[Call, ...]:
+    """Return the calls of ``messages`` that no tool message answers, in the order made."""
+    answered = {message["tool_call_id"] for message in messages if message["role"] == "tool"}
+    calls = (call for message in messages for call in message.get("tool_calls") or ())
+    return tuple(call for call in calls if call["id"] not in answered)
 
 
 def _call_payload(step: ToolCall) -> dict[str, str]:

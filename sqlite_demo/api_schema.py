@@ -21,7 +21,17 @@ MAX_IDEMPOTENCY_KEY_CHARS: Final = 200
 #: A bigger ``after`` than SQLite's largest integer cannot even be compared with an event id.
 MAX_EVENT_ID: Final = MAX_SQLITE_INTEGER
 
-EventType = Literal["user_message", "assistant_message", "tool_call", "tool_result"]
+#: Every type the store keeps (eventlog.STORE_EVENT_TYPES): the chapter's four, and what a
+#: session written through an agent framework's adapter may hold besides.
+EventType = Literal[
+    "user_message",
+    "assistant_message",
+    "tool_call",
+    "tool_result",
+    "agent_item",
+    "item_removed",
+    "session_cleared",
+]
 
 #: OpenAPI links from a new session to the operations on it: the stateful tests follow them.
 SESSION_LINKS: Final = {

@@ -1,7 +1,10 @@
-"""The command line: ``python -m sqlite_demo [demo | serve | backup]``.
+"""The command line: ``python -m sqlite_demo [demo | sdk | serve | backup]``.
 
 * ``python -m sqlite_demo`` or ``python -m sqlite_demo demo [--db PATH]``: the five-phase
   crash-and-replay demo against a real server subprocess (see :mod:`sqlite_demo.demo`).
+* ``python -m sqlite_demo sdk [--db PATH]``: an OpenAI Agents SDK agent, its session kept in
+  the log, SIGKILLed mid-run and resumed by a new process (see :mod:`sqlite_demo.sdk_demo`;
+  needs the ``agents`` extra).
 * ``python -m sqlite_demo serve --db PATH [--host 127.0.0.1] [--port 0]``: run the agent
   service; port 0 picks a free port, and the first line printed is its address, the second
   the live page's, carrying the token (``--token``, else ``$SQLITE_DEMO_TOKEN``, else a
@@ -42,6 +45,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         from sqlite_demo.demo import run_demo
 
         return run_demo(db_path=getattr(args, "db", None), language=getattr(args, "lang", None))
+    if args.command == "sdk":
+        from sqlite_demo.sdk_demo import run_sdk_demo
+
+        return run_sdk_demo(db_path=args.db)
     if args.command == "serve" and (args.crashable or args.kill_every is not None):
         return _serve_crashable(parser, args)
     if args.command == "serve":
@@ -54,11 +61,15 @@ def _build_parser() -> argparse.ArgumentParser:
         prog="python -m sqlite_demo",
         description="An LLM agent whose conversations are an append-only event log in SQLite.",
     )
-    commands = parser.add_subparsers(dest="command", metavar="{demo,serve,backup}")
+    commands = parser.add_subparsers(dest="command", metavar="{demo,sdk,serve,backup}")
     demo = commands.add_parser("demo", help="run the crash-and-replay demo (the default)")
     demo.add_argument("--db", type=Path, help="database file to create (default: a temp file)")
     language_help = say("cli.demo_lang", None, default=default_language())
     demo.add_argument("--lang", choices=LANGUAGES, help=language_help)
+    sdk = commands.add_parser(
+        "sdk", help="an OpenAI Agents SDK agent SIGKILLed mid-run, resumed from the log"
+    )
+    sdk.add_argument("--db", type=Path, help="database file to create (default: a temp file)")
     serve = commands.add_parser("serve", help="serve the agent over HTTP")
     serve.add_argument("--db", type=Path, required=True, help="database file (created if new)")
     serve.add_argument("--host", default="127.0.0.1", help="address to bind (default: loopback)")

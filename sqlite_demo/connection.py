@@ -15,11 +15,13 @@ from typing import Final, Literal
 
 from eventlog import StorageError, StoreError
 from sqlite_demo.faults import translate_sqlite_errors, translated, with_its_likely_cause
+from sqlite_demo.migration import migrate_1_to_2
 
 Synchronous = Literal["NORMAL", "FULL"]
 
-#: The number of ``schema.sql``'s design, kept in the file as ``PRAGMA user_version``.
-SCHEMA_VERSION: Final = 1
+#: The number of ``schema.sql``'s design, kept in the file as ``PRAGMA user_version``. Schema 1
+#: (the chapter's four event types only) is migrated in place: see :mod:`sqlite_demo.migration`.
+SCHEMA_VERSION: Final = 2
 #: Less free space than this next to the database counts as a full disk (a WAL frame is a page).
 MIN_FREE_BYTES: Final = 64 * 1024
 
@@ -103,7 +105,8 @@ def _apply_pragmas(
 def apply_schema(connection: sqlite3.Connection) -> None:
     """Create the tables, indexes and triggers of ``schema.sql`` in a new database.
 
-    A database already at :data:`SCHEMA_VERSION` is left as it is, without a write.
+    A database already at :data:`SCHEMA_VERSION` is left as it is, without a write; one at
+    schema 1 is migrated (:func:`sqlite_demo.migration.migrate_1_to_2`).
 
     Raises:
         StoreError: the file holds tables of an older, incompatible version of the schema.
@@ -113,8 +116,11 @@ def apply_schema(connection: sqlite3.Connection) -> None:
         version = connection.execute("PRAGMA user_version").fetchone()[0]
         if version == SCHEMA_VERSION:
             return
-        _refuse_an_older_schema(connection, version)
         schema = resources.files("sqlite_demo").joinpath("schema.sql").read_text("utf-8")
+        if version == 1:
+            migrate_1_to_2(connection, schema)
+            return
+        _refuse_an_older_schema(connection, version)
         script = f"{schema}\nPRAGMA user_version = {SCHEMA_VERSION};"
         # executescript() runs statements as written, so the transaction goes in the script:
         # all or nothing, and IMMEDIATE so two processes creating one file take turns.

@@ -3,7 +3,8 @@
 ``write_projection`` is the projection's fold step. Appending calls it inside the event's own
 transaction, so the projection can never lag behind or run ahead of the log; rebuilding
 calls it for every event in order. One function for both means a rebuilt projection is the
-same as one maintained append by append.
+same as one maintained append by append. The projections show what is in force: a
+correction deletes the rows of what it takes out (the events themselves stay in the log).
 """
 
 from __future__ import annotations
@@ -68,6 +69,41 @@ def write_projection(connection: sqlite3.Connection, event: StoredEvent) -> None
         )
     elif event.type == "tool_result":
         _fill_in_result(connection, event)
+    elif event.type == "item_removed":
+        _take_out_item(connection, event.session_id, payload["supersedes"])
+    elif event.type == "session_cleared":
+        _take_out_through(connection, event.session_id, payload["supersedes_through"])
+
+
+def _take_out_item(connection: sqlite3.Connection, session_id: str, event_id: int) -> None:
+    # The event taken out is read from the log, the source of truth: its type says which
+    # row it projected to. An agent_item projected to none.
+    row = connection.execute(
+        "SELECT type, call_id FROM events WHERE session_id = ? AND event_id = ?",
+        (session_id, event_id),
+    ).fetchone()
+    event_type, call_id = row if row is not None else (None, None)
+    if event_type in MESSAGE_ROLES:
+        connection.execute("DELETE FROM messages WHERE event_id = ?", (event_id,))
+    elif event_type == "tool_call":
+        connection.execute("DELETE FROM tool_calls WHERE event_id = ?", (event_id,))
+    elif event_type == "tool_result":
+        connection.execute(
+            "UPDATE tool_calls SET result = NULL WHERE session_id = ? AND call_id = ?",
+            (session_id, call_id),
+        )
+
+
+def _take_out_through(connection: sqlite3.Connection, session_id: str, event_id: int) -> None:
+    # messages has no session index of its own: its rows are found through the events'.
+    connection.execute(
+        "DELETE FROM messages WHERE event_id IN"
+        " (SELECT event_id FROM events WHERE session_id = ? AND event_id <= ?)",
+        (session_id, event_id),
+    )
+    connection.execute(
+        "DELETE FROM tool_calls WHERE session_id = ? AND event_id <= ?", (session_id, event_id)
+    )
 
 
 def _fill_in_result(connection: sqlite3.Connection, event: StoredEvent) -> None:

@@ -19,8 +19,11 @@ CREATE TABLE IF NOT EXISTS events (
     -- counter (sqlite_sequence is written in the same transaction), so ids have no gaps.
     event_id        INTEGER PRIMARY KEY AUTOINCREMENT,
     session_id      TEXT    NOT NULL REFERENCES sessions (id),
+    -- The chapter's four, an item of an agent framework kept whole, and the two corrections
+    -- (eventlog.STORE_EVENT_TYPES).
     type            TEXT    NOT NULL
-        CHECK (type IN ('user_message', 'assistant_message', 'tool_call', 'tool_result')),
+        CHECK (type IN ('user_message', 'assistant_message', 'tool_call', 'tool_result',
+                        'agent_item', 'item_removed', 'session_cleared')),
     payload         TEXT    NOT NULL                         -- a JSON object, as text
         CHECK (json_valid(payload) AND json_type(payload) = 'object'),
     created_at      INTEGER NOT NULL,
@@ -30,7 +33,12 @@ CREATE TABLE IF NOT EXISTS events (
     -- The payload's call_id, for tool_call and tool_result events only: the call-id rule looks
     -- calls up through the index below. A bound parameter compares byte for byte, so the
     -- lookup is exact even for an id holding a NUL, where json_extract(payload) is not.
-    call_id         TEXT    CHECK ((call_id IS NOT NULL) = (type IN ('tool_call', 'tool_result')))
+    call_id         TEXT    CHECK ((call_id IS NOT NULL) = (type IN ('tool_call', 'tool_result'))),
+    -- A correction's pointer, for the two corrections only: the event an item_removed takes
+    -- out, the last event a session_cleared takes out. "Is event N still in force?" is then two
+    -- seeks in the indexes below, never a scan of the session.
+    supersedes      INTEGER
+        CHECK ((supersedes IS NOT NULL) = (type IN ('item_removed', 'session_cleared')))
 );
 
 -- Every read filters by session first, then walks the ids in order: this index serves both.
@@ -44,6 +52,13 @@ CREATE UNIQUE INDEX IF NOT EXISTS idx_events_idempotency_key
 -- session's length: the call-id rule reads at most the call and its result.
 CREATE INDEX IF NOT EXISTS idx_events_call_id
     ON events (session_id, call_id) WHERE call_id IS NOT NULL;
+
+-- The corrections of a session, each kind in its own small index: only correction rows are in
+-- them. "Was event N removed?" is one seek; "up to where was the session cleared?" is max().
+CREATE INDEX IF NOT EXISTS idx_events_removed
+    ON events (session_id, supersedes) WHERE type = 'item_removed';
+CREATE INDEX IF NOT EXISTS idx_events_cleared
+    ON events (session_id, supersedes) WHERE type = 'session_cleared';
 
 -- The log is a ledger: a correction is a new event, never an edited or erased one.
 CREATE TRIGGER IF NOT EXISTS events_refuse_update BEFORE UPDATE ON events
@@ -73,6 +88,8 @@ CREATE TABLE IF NOT EXISTS messages (
 
 -- Projection of tool_call events; the matching tool_result event fills in result.
 -- Unlike events, a projection may be updated: it is derived data, refoldable at any time.
+-- It shows what is in force: a correction deletes the rows of the items it takes out (their
+-- events stay in the log), or empties the result of a tool_result it takes out.
 CREATE TABLE IF NOT EXISTS tool_calls (
     event_id   INTEGER PRIMARY KEY REFERENCES events (event_id),
     session_id TEXT    NOT NULL REFERENCES sessions (id),

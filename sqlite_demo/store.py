@@ -19,7 +19,7 @@ import os
 import secrets
 import sqlite3
 import threading
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -233,7 +233,9 @@ class SqliteEventStore:
 
         Args:
             session_id: an existing session (see :meth:`create_session`).
-            event_type: ``user_message``, ``assistant_message``, ``tool_call`` or ``tool_result``.
+            event_type: one of :data:`eventlog.STORE_EVENT_TYPES`: the chapter's four
+                (``user_message``, ``assistant_message``, ``tool_call``, ``tool_result``),
+                ``agent_item``, or a correction (``item_removed``, ``session_cleared``).
             payload: the event's details, checked by :func:`eventlog.validate_append`.
             idempotency_key: a non-empty string naming this request, so that a retry of it
                 (same session, key, type and payload) returns the event appended the first
@@ -248,7 +250,8 @@ class SqliteEventStore:
         Raises:
             ValueError: for every refusal, and nothing is written: the shared rules'
                 errors, UnknownSessionError, IdempotencyConflictError (the key was used for
-                another request), VersionConflictError, StoreError (a bad key; SQLite
+                another request), VersionConflictError, CorrectionError (a correction that
+                does not point at what it may supersede), StoreError (a bad key; SQLite
                 refused or failed: :class:`StorageError`).
         """
         stored_payload = validate_append(session_id, event_type, payload)
@@ -261,6 +264,47 @@ class SqliteEventStore:
         # After COMMIT: a stream woken now finds the event when it reads.
         self._appends.appended(session_id)
         return event
+
+    def append_events(
+        self,
+        session_id: str,
+        events: Sequence[tuple[str, Mapping[str, Any]]],
+        *,
+        expected_version: int | None = None,
+    ) -> list[StoredEvent]:
+        """Append several events, each with its projection, in ONE transaction: all or none.
+
+        What an agent framework's ``add_items`` of several items needs: a reader (in this
+        process or another) sees none of them or all of them, and a failure at the last one
+        leaves the log as it was. Each event is checked as :meth:`append_event` checks it,
+        and the rules that read the log see the events of the batch before it (a tool_call
+        and its tool_result can come in one batch).
+
+        Args:
+            session_id: an existing session.
+            events: ``(event_type, payload)`` pairs, in the order they happened.
+            expected_version: as for :meth:`append_event`, checked once, before the first.
+
+        Returns:
+            The stored events, in order; an empty list for an empty batch (nothing written).
+
+        Raises:
+            ValueError: as :meth:`append_event`, for the first event that is refused;
+                nothing of the batch is written.
+        """
+        checked = [validate_append(session_id, kind, payload) for kind, payload in events]
+        if not checked:
+            return []
+        with self._lock, write_transaction(self._live()) as sql:
+            version = expected_version
+            appended = []
+            for (kind, _), payload in zip(events, checked, strict=True):
+                appended.append(
+                    append_in_transaction(sql, session_id, kind, payload, None, version)
+                )
+                version = None  # the batch's own events move the session on
+        self._appends.appended(session_id)
+        return appended
 
     def get_events_for_session(
         self, session_id: str, after_event_id: int = 0, limit: int | None = None
@@ -290,11 +334,15 @@ class SqliteEventStore:
         """
         with self._sql() as connection:
             rows = connection.execute(
-                "SELECT type, payload FROM events WHERE session_id = ? ORDER BY event_id",
+                "SELECT event_id, type, payload FROM events WHERE session_id = ? ORDER BY event_id",
                 (session_id,),
             ).fetchall()
-        payloads = json.loads("[" + ",".join(payload for _, payload in rows) + "]")
-        return replay_events(map(_Fact, (event_type for event_type, _ in rows), payloads))
+        payloads = json.loads("[" + ",".join(payload for _, _, payload in rows) + "]")
+        facts = (
+            _Fact(event_id, kind, payload)
+            for (event_id, kind, _), payload in zip(rows, payloads, strict=True)
+        )
+        return replay_events(facts)
 
     # -- projections ----------------------------------------------------------------------
 
@@ -351,8 +399,9 @@ class SqliteEventStore:
 
 
 class _Fact(NamedTuple):
-    """Just what the fold reads of an event: its type and its decoded payload."""
+    """Just what the fold reads of an event: its id, its type and its decoded payload."""
 
+    event_id: int
     type: str
     payload: dict[str, Any]
 

@@ -116,6 +116,8 @@ EN = {
     "page.earlier_events": "{count} earlier events: show more",
     "page.tool_call": "tool call {call_id}: {name}({arguments})",
     "page.tool_result": "tool result {call_id}: {content}",
+    "page.item_removed": "taken out: event {supersedes}",
+    "page.session_cleared": "cleared: every event through {supersedes_through}",
 }
 
 #: The Chinese: id -> (fingerprint of the English it translates, translation). One entry a
@@ -216,6 +218,8 @@ ZH: dict[str, tuple[str, str]] = {
     "page.earlier_events": ("1ecfbb85", "更早的 {count} 条事件：显示更多"),
     "page.tool_call": ("a4b036b9", "工具调用 {call_id}：{name}({arguments})"),
     "page.tool_result": ("db0be53d", "工具结果 {call_id}：{content}"),
+    "page.item_removed": ("583e7c0a", "已撤下：事件 {supersedes}"),
+    "page.session_cleared": ("1b0e361f", "已清空：事件 {supersedes_through} 及之前的全部事件"),
 }
 # fmt: on
 

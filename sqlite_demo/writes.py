@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 import sqlite3
 import time
+from typing import NamedTuple
 
 from eventlog import (
     IdempotencyConflictError,
@@ -24,7 +25,9 @@ from eventlog import (
     call_state_in,
     check_call_id,
 )
+from eventlog.rules import EVENT_ID_KEYS
 from sqlite_demo import projections
+from sqlite_demo.corrections import IN_FORCE, check_correction
 
 #: The columns every query that builds a :class:`StoredEvent` reads, in constructor order.
 EVENT_COLUMNS = "event_id, session_id, type, payload, created_at"
@@ -42,23 +45,29 @@ def append_in_transaction(
 
     Steps, in order: a known idempotency key answers with the original event (a retry is
     answered, whatever it expected); the session must be at ``expected_version`` when one is
-    given; the call id must fit the session's calls; then the event row and its projection.
+    given; the call id must fit the session's calls in force; a correction must point at
+    what it may supersede; then the event row and its projection.
 
     Raises:
-        UnknownSessionError, IdempotencyConflictError, VersionConflictError, CallIdError.
+        UnknownSessionError, IdempotencyConflictError, VersionConflictError, CallIdError,
+        CorrectionError.
     """
     if idempotency_key is not None:
         original = _find_by_idempotency_key(connection, session_id, idempotency_key)
         if original is not None:
             return _same_request_or_conflict(original, event_type, payload)
     call_id = payload["call_id"] if event_type in ("tool_call", "tool_result") else None
-    if expected_version is not None or call_id is not None:
+    supersedes = payload[EVENT_ID_KEYS[event_type]] if event_type in EVENT_ID_KEYS else None
+    if expected_version is not None or call_id is not None or supersedes is not None:
         # The session must exist before its calls are asked about: an unknown session is
         # UnknownSessionError, not a result for "a call this session never made".
         _check_version(connection, session_id, expected_version)
     if call_id is not None:
         _check_call_id(connection, session_id, event_type, call_id)
-    event = _insert_event(connection, session_id, event_type, payload, idempotency_key, call_id)
+    if supersedes is not None:
+        check_correction(connection, session_id, event_type, supersedes)
+    columns = _Columns(idempotency_key, call_id, supersedes)
+    event = _insert_event(connection, session_id, event_type, payload, columns)
     # Called through the module so that a test can make this step fail and watch the rollback.
     projections.write_projection(connection, event)
     return event
@@ -125,13 +134,23 @@ def _check_call_id(
 ) -> None:
     # One seek in idx_events_call_id finds the call and its result, if any: the events stay
     # the source of truth (a projection edited by hand cannot fool the rule), and the shared
-    # fold over those at most two events decides, comparing the ids in Python, exactly.
+    # fold over those few events decides, comparing the ids in Python, exactly. Events that a
+    # correction took out do not count: a removed result leaves its call open again, and a
+    # removed call leaves its id free.
     rows = connection.execute(
-        f"SELECT {EVENT_COLUMNS} FROM events WHERE session_id = ? AND call_id = ?"
-        " ORDER BY event_id",
+        f"SELECT {EVENT_COLUMNS} FROM events AS e WHERE session_id = ? AND call_id = ?"
+        f" AND {IN_FORCE} ORDER BY event_id",
         (session_id, call_id),
     )
     check_call_id(event_type, call_id, call_state_in(map(event_from_row, rows), call_id))
+
+
+class _Columns(NamedTuple):
+    """The columns an event row copies out of its payload or its request, for the indexes."""
+
+    idempotency_key: str | None
+    call_id: str | None
+    supersedes: int | None
 
 
 def _insert_event(
@@ -139,15 +158,14 @@ def _insert_event(
     session_id: str,
     event_type: str,
     payload: ReadOnlyPayload,
-    idempotency_key: str | None,
-    call_id: str | None,
+    columns: _Columns,
 ) -> StoredEvent:
     created_at = now_ms()
     try:
         cursor = connection.execute(
-            "INSERT INTO events (session_id, type, payload, created_at, idempotency_key, call_id)"
-            " VALUES (?, ?, ?, ?, ?, ?)",
-            (session_id, event_type, payload.json_text, created_at, idempotency_key, call_id),
+            "INSERT INTO events (session_id, type, payload, created_at, idempotency_key, call_id,"
+            " supersedes) VALUES (?, ?, ?, ?, ?, ?, ?)",
+            (session_id, event_type, payload.json_text, created_at, *columns),
         )
     except sqlite3.IntegrityError as error:
         # The only foreign key of an event is its session: with foreign_keys = ON, SQLite

@@ -66,6 +66,11 @@ SYSTEMS: Final = (
     SystemEntry("ours (FULL)", "ours", None, "ours", "FULL"),
     SystemEntry("raw sqlite3 (NORMAL)", "raw_sqlite", None, "floor", "NORMAL"),
     SystemEntry("raw sqlite3 (FULL)", "raw_sqlite", None, "floor", "FULL"),
+    # Ours again, through the SDK's Session protocol, beside the SDK's own SQLiteSession and at
+    # its durability (FULL): the same add_items / get_items calls on both.
+    SystemEntry(
+        "ours as an SDK Session (FULL)", "event_log_session", "openai-agents", "ours", "FULL"
+    ),
     SystemEntry("OpenAI Agents SQLiteSession", "openai_agents", "openai-agents", "framework"),
     SystemEntry("Google ADK SqliteSessionService", "adk", "google-adk", "framework"),
     SystemEntry(

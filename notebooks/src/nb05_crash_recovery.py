@@ -19,7 +19,8 @@ CELLS = [
     4. start a new process on the same file and replay the conversation;
     5. open a second session and check the two stay apart;
     6. resume a client that had seen only the first four events;
-    7. put a second writer on the same file: two writers, one conflict, the retry.
+    7. put a second writer on the same file: two writers, one conflict, the retry;
+    8. kill an OpenAI Agents SDK agent whose session is this log, and resume it elsewhere.
 
     The whole experiment as a sequence diagram:
 
@@ -306,6 +307,89 @@ CELLS = [
     print(f"\nevents in the main file: {count}")
     """),
     md(r"""
+    ## The same log as an OpenAI Agents SDK session
+
+    Most agents are built with a framework. The OpenAI Agents SDK keeps a conversation through
+    its `Session` protocol, and `sqlite_demo.EventLogSession` is this store behind it:
+    `Runner.run(agent, question, session=EventLogSession("orders", "agent.db"))`. Each
+    `add_items` is one transaction; `pop_item` and `clear_session` append events that say
+    what they take out, and delete nothing.
+
+    Process A below runs an SDK agent with two tools, driven by the SDK's own scripted model
+    (no network, no key; `sqlite_demo/sdk_agent.py`). It answers a first question, then
+    starts a second, slow tool call, and we `SIGKILL` it there. This section needs the SDK
+    (`pip install -e ".[agents]"`; the contributor's install has it).
+    """),
+    code(r"""
+    import importlib.util
+    import subprocess
+    import sys
+
+    HAVE_SDK = importlib.util.find_spec("agents") is not None
+    SDK_DB = Path(workdir.name) / "sdk.db"
+    AGENT = [sys.executable, "-m", "sqlite_demo.sdk_agent", "--db", str(SDK_DB)]
+    QUESTIONS = ["how many orders do I have?", "how many of them have shipped?"]
+
+    if HAVE_SDK:
+        agent_a = subprocess.Popen(
+            [*AGENT, "--session", "orders", "--slow-warehouse", "ask", *QUESTIONS],
+            stdout=subprocess.PIPE,
+            text=True,
+        )
+        for line in agent_a.stdout:
+            print("A:", line, end="")
+            if line.startswith("tool query_shipped_count"):
+                agent_a.kill()  # SIGKILL, inside the tool
+                break
+        print("A's exit status:", agent_a.wait())
+    else:
+        print('This section needs the OpenAI Agents SDK: pip install -e ".[agents]"')
+    """),
+    md(r"""
+    What did the log keep? The first turn whole, and the second question. The call A was
+    running never reached the log (the runner saves a turn's items once its tools are done),
+    so nothing in it waits for an output that will never come:
+    """),
+    code(r"""
+    if HAVE_SDK:
+        with SqliteEventStore(SDK_DB) as sdk_store:
+            for event in sdk_store.get_events_for_session("orders"):
+                print(event.event_id, event.type, event.payload.get("content", ""))
+    """),
+    md(r"""
+    Process B opens the same file and runs a turn on what the log holds, adding nothing. The
+    scripted model reads the history it is sent, as a real one would: the last thing in it is
+    a question, so it calls the warehouse and answers.
+    """),
+    code(r"""
+    if HAVE_SDK:
+        agent_b = subprocess.run(
+            [*AGENT, "--session", "orders", "resume"], capture_output=True, text=True, check=True
+        )
+        print(agent_b.stdout)
+    """),
+    md(r"""
+    Read it back through the SDK's protocol, here in the notebook, then take the last item
+    out with `pop_item`. The log keeps the answer and says it was taken out (`item_removed`,
+    pointing at it); every reader leaves it out.
+    """),
+    code(r"""
+    if HAVE_SDK:
+        from sqlite_demo import EventLogSession
+
+        sdk_session = EventLogSession("orders", SDK_DB)
+        print("items:", len(await sdk_session.get_items()))
+        taken = await sdk_session.pop_item()
+        print("popped:", taken["content"][0]["text"])
+        print("items now:", len(await sdk_session.get_items()))
+        with SqliteEventStore(SDK_DB) as sdk_store:
+            events = sdk_store.get_events_for_session("orders")
+            last_two = [(event.type, event.payload.get("supersedes")) for event in events[-2:]]
+            print("the log's last two:", last_two)
+            print("replayed:", [message["role"] for message in sdk_store.replay_session("orders")])
+        sdk_session.close()
+    """),
+    md(r"""
     ## Summary
 
     * After `SIGKILL`, every committed event was still there: in the `-wal` file, which
@@ -316,6 +400,8 @@ CELLS = [
     * A client resumes with "events after N", which global, never-reused ids make exact.
     * Two writers on one file never both answer: each append states the version it was
       decided on, and the loser reads again and decides again.
+    * An agent framework can keep its memory here too: the SDK agent killed inside a tool
+      lost nothing, and a new process finished the conversation from the log.
 
     Notebook 6 breaks each of these guarantees on purpose, one pitfall at a time.
     """),

@@ -11,11 +11,14 @@ import { t } from "./i18n.js";
 import { element, row, visible } from "./views.js";
 
 const WINDOW = 200;
+const CORRECTIONS = ["item_removed", "session_cleared"];
 const STEP = 200;
 const $ = (selector) => document.querySelector(selector);
 
 const view = {
   log: [],        // [{event, problem}] in arrival order
+  takenOut: new Set(),  // ids of events an item_removed supersedes
+  clearedThrough: 0,    // a session_cleared supersedes every event up to this id
   shownFrom: 0,   // log[shownFrom .. drawnTo) is drawn
   drawnTo: 0,
   frame: null,    // the animation frame that will draw what is queued
@@ -24,7 +27,9 @@ const view = {
 /** Forget the session shown: a newly chosen one starts from nothing. */
 export function clearLog() {
   if (view.frame !== null) cancelAnimationFrame(view.frame);
-  Object.assign(view, { log: [], shownFrom: 0, drawnTo: 0, frame: null });
+  Object.assign(view, {
+    log: [], takenOut: new Set(), clearedThrough: 0, shownFrom: 0, drawnTo: 0, frame: null,
+  });
   $("#events tbody").replaceChildren();
   $("#chat").replaceChildren(earlierItem());
   showEarlierCount();
@@ -37,6 +42,12 @@ export function clearLog() {
  */
 export function queueEvent(event, problem) {
   view.log.push({ event, problem });
+  // A correction deletes nothing (the chapter's pitfall 2): the chat keeps the line it takes
+  // out, struck through, as the log keeps the event; the replay and projections leave it out.
+  if (event.type === "item_removed") view.takenOut.add(event.payload.supersedes);
+  if (event.type === "session_cleared") {
+    view.clearedThrough = Math.max(view.clearedThrough, event.payload.supersedes_through);
+  }
   if (view.frame === null) view.frame = requestAnimationFrame(drawQueued);
 }
 
@@ -76,6 +87,7 @@ function drawQueued() {
   }
   append(view.log.slice(from));
   view.drawnTo = view.log.length;
+  markTakenOut();
   if (follow.pane) trimTo(WINDOW);
   showEarlierCount();
   if (follow.pane) pane.scrollTop = pane.scrollHeight;  // the one forced layout of the batch
@@ -126,6 +138,7 @@ export function showEarlier() {
   $("#events tbody").prepend(rows);
   chat.children[0].after(lines);
   view.shownFrom = from;
+  markTakenOut();
   showEarlierCount();
   pane.scrollTop += pane.scrollHeight - heights[0];
   chat.scrollTop += chat.scrollHeight - heights[1];
@@ -162,6 +175,15 @@ function earlierItem() {
   return item;
 }
 
+/** Strike through the chat lines of the events a correction has taken out. */
+function markTakenOut() {
+  for (const line of $("#chat").children) {
+    const id = Number(line.dataset.eventId);
+    if (!id || CORRECTIONS.includes(line.dataset.type)) continue;
+    line.classList.toggle("taken-out", id <= view.clearedThrough || view.takenOut.has(id));
+  }
+}
+
 function atEnd(node) {
   return node.scrollHeight - node.scrollTop - node.clientHeight < 40;
 }
@@ -176,6 +198,7 @@ function tableRow(event, problem) {
 function chatLine(event, problem) {
   const line = chatElement(event);
   line.dataset.eventId = event.event_id;
+  line.dataset.type = event.type;
   if (problem) line.classList.add(problem);
   return line;
 }
@@ -191,6 +214,10 @@ function chatElement(event) {
       return element("li", "tool", t("page.tool_call", payload));
     case "tool_result":
       return element("li", "tool", t("page.tool_result", payload));
+    case "item_removed":
+      return element("li", "tool", t("page.item_removed", payload));
+    case "session_cleared":
+      return element("li", "tool", t("page.session_cleared", payload));
     default:
       return element("li", "tool", `${event.type}: ${JSON.stringify(payload)}`);
   }

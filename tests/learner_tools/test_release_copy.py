@@ -185,6 +185,8 @@ def pyproject(folder: Path) -> dict[str, Any]:
 def test_the_copys_pyproject_keeps_in_step_with_the_kits(working_copy: Path) -> None:
     kit, copy = pyproject(KIT_ROOT), pyproject(working_copy)
     assert copy["project"]["dependencies"] == kit["project"]["dependencies"]
+    extras = "optional-dependencies"
+    assert copy["project"][extras]["agents"] == kit["project"][extras]["agents"]
     assert copy["build-system"] == kit["build-system"]
     assert copy["tool"]["ruff"] == kit["tool"]["ruff"]
     packages = copy["tool"]["setuptools"]["packages"]["find"]["include"]
