@@ -39,7 +39,7 @@ NOT_PROSE = re.compile(r"<!--.*?-->|``[^`]*``|`[^`]*`|https?://\S+|<[^>]+>|\"[\w
 IMAGE = re.compile(r"!\[([^\]]*)\]\([^)]*\)")  # the alt text is prose; the target is not
 LINK_TARGET = re.compile(r"\]\([^)]*\)")
 #: Names written in English in any language (products and protocols), removed before looking.
-NAMES = re.compile(r"OpenAI Chat Completions(?: API)?|Server-Sent Events")
+NAMES = re.compile(r"OpenAI Chat Completions(?: API)?|OpenAI Agents SDK|Server-Sent Events")
 LATIN_RUN = re.compile(r"[A-Za-z][\w'+/-]*(?:[ \t]+[A-Za-z][\w'+/-]*)*")
 FUNCTION_WORDS = frozenset(
     ("the", "a", "an", "and", "or", "of", "to", "is", "are", "was", "be", "in", "on", "for",
