@@ -30,6 +30,7 @@ from pathlib import Path
 
 from eventlog import StorageError, StoreError
 from sqlite_demo.event_stream import DEFAULT_MAX_STREAMS
+from sqlite_demo.texts import LANGUAGES, default_language, say
 
 #: Where ``serve`` looks for its token when ``--token`` is not given (not on the command
 #: line, which every user of the machine can read).
@@ -43,7 +44,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command in (None, "demo"):
         from sqlite_demo.demo import run_demo
 
-        return run_demo(db_path=getattr(args, "db", None))
+        return run_demo(db_path=getattr(args, "db", None), language=getattr(args, "lang", None))
     if args.command == "sdk":
         from sqlite_demo.sdk_demo import run_sdk_demo
 
@@ -63,6 +64,8 @@ def _build_parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command", metavar="{demo,sdk,serve,backup}")
     demo = commands.add_parser("demo", help="run the crash-and-replay demo (the default)")
     demo.add_argument("--db", type=Path, help="database file to create (default: a temp file)")
+    language_help = say("cli.demo_lang", None, default=default_language())
+    demo.add_argument("--lang", choices=LANGUAGES, help=language_help)
     sdk = commands.add_parser(
         "sdk", help="an OpenAI Agents SDK agent SIGKILLed mid-run, resumed from the log"
     )
