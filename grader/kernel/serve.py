@@ -25,14 +25,17 @@ if TYPE_CHECKING:
         _STDLIB,
         _blake2b,
         _close,
+        _CodeType,
         _compare_digest,
         _exit,
+        _FunctionType,
         _marshal_loads,
         _read,
+        _str_exact,
         _sys_modules,
         _write,
     )
-    from grader.kernel.guard import _CWD, FAULTS, REPORTS, install
+    from grader.kernel.guard import _CWD, DENIED_MODULES, FAULTS, MAX_REPORTS, REPORTS, install
     from grader.kernel.isolated import Capture
     from grader.kernel.plans import FUNCTIONS, OUTPUT, run_request, use_progress
     from grader.kernel.wire import encode
@@ -49,8 +52,9 @@ _open_fd = _os.open
 _chdir = _os.chdir
 _setrlimit = _resource.setrlimit
 #: Modules learner code must not get without asking the import system (which the guard
-#: watches): the interpreter loads ``_signal`` at start-up, and a handler gets a frame.
-_DROPPED_MODULES = ("_signal", "signal")
+#: watches): the interpreter loads ``_signal`` at start-up, and a handler gets a frame; the
+#: kernel loads ``gc``, whose ``garbage`` list would hold the kernel's own frames.
+_DROPPED_MODULES = ("_signal", "signal", "gc")
 _LIMITS = {
     "memory_bytes": _resource.RLIMIT_AS,
     "file_bytes": _resource.RLIMIT_FSIZE,
@@ -60,49 +64,52 @@ _LIMITS = {
 }
 
 
-class _Channel:
-    """The authenticated pipes: requests in (length, MAC, marshal data), answers out."""
+def _channel(key: bytes, reading: int, writing: int) -> tuple[Any, Any]:
+    """The authenticated pipes: ``send(answer)`` and ``receive()`` (requests in as length,
+    MAC, marshal data).
 
-    def __init__(self, key: bytes, reading: int, writing: int) -> None:
-        self.key, self.reading, self.writing = key, reading, writing
-        self.buffer = b""
-        self.number = 0
+    Closures, not a class: a kernel class is reachable from learner code (every class is,
+    through ``object.__subclasses__()``), and a method of it would lead to the key.
+    """
+    state = {"buffer": b"", "number": 0}
 
-    def mac(self, data: bytes) -> bytes:
-        return _blake2b(data, key=self.key, digest_size=16).digest()
+    def mac(data: bytes) -> bytes:
+        return _blake2b(data, key=key, digest_size=16).digest()
 
-    def send(self, answer: dict[str, Any]) -> None:
-        line = encode({"seq": self.number, **answer})
-        data = self.mac(line).hex().encode("ascii") + b" " + line + b"\n"
+    def send(answer: dict[str, Any]) -> None:
+        line = encode({"seq": state["number"], **answer})
+        data = mac(line).hex().encode("ascii") + b" " + line + b"\n"
         view = memoryview(data)
         while view:
-            view = view[_write(self.writing, view) :]
+            view = view[_write(writing, view) :]
 
-    def _take(self, size: int) -> bytes:
-        while len(self.buffer) < size:
-            chunk = _read(self.reading, max(size - len(self.buffer), 1 << 16))
+    def take(size: int) -> bytes:
+        while len(state["buffer"]) < size:
+            chunk = _read(reading, max(size - len(state["buffer"]), 1 << 16))
             if not chunk:
                 _exit(0)  # the trusted side closed the pipe: grading is over
-            self.buffer += chunk
-        taken, self.buffer = self.buffer[:size], self.buffer[size:]
+            state["buffer"] += chunk
+        taken, state["buffer"] = state["buffer"][:size], state["buffer"][size:]
         return taken
 
-    def receive(self) -> dict[str, Any] | None:
+    def receive() -> dict[str, Any] | None:
         """The next request, or None when it is not the one the trusted side sent."""
-        size = int.from_bytes(self._take(8), "big")
-        mac = self._take(16)
-        data = self._take(size)
-        self.number += 1
-        expected = self.mac(self.number.to_bytes(8, "big") + data)
-        if not _compare_digest(mac, expected):
+        size = int.from_bytes(take(8), "big")
+        code = take(16)
+        data = take(size)
+        state["number"] += 1
+        expected = mac(state["number"].to_bytes(8, "big") + data)
+        if not _compare_digest(code, expected):
             return None
         request = _marshal_loads(data)
         return request if type(request) is dict else None
 
+    return send, receive
+
 
 def serve(config: dict[str, Any]) -> None:
     """Start as ``config`` says, load the submission, then answer requests until EOF."""
-    channel = _Channel(config.pop("key"), _dup(0), _dup(1))
+    send, receive = _channel(config.pop("key"), _dup(0), _dup(1))
     _quiet_standard_streams()
     _ROOTS.extend(config["roots"])
     _STDLIB.extend(config["stdlib"])
@@ -112,21 +119,145 @@ def serve(config: dict[str, Any]) -> None:
     _drop_privileges(config.get("uid"))
     if config.get("progress_fd") is not None:
         _share_progress(config["progress_fd"])
+    _seal_classes(globals())
     if config.get("guard", True):
-        install(_sys.addaudithook, config["temporary"], (_Channel.receive, serve))
+        _close_the_back_doors()
+        install(_sys.addaudithook, config["temporary"], (receive, serve))
     for name in _DROPPED_MODULES:
         _sys_modules.pop(name, None)
     capture = Capture(config.get("output_chars", 10_000))
     _sys.stdout = _sys.stderr = capture
     OUTPUT.append(capture)
-    channel.send(_load(config))
+    send(_load(config))
     while True:
-        request = channel.receive()
+        request = receive()
         if request is None:
-            channel.send({"done": {"forged": True, "reports": list(REPORTS)}})
+            send({"done": {"forged": True, "reports": list(REPORTS)}})
             _exit(0)
-        run_request(request, lambda answer: channel.send({"part": answer}))
-        channel.send({"done": _after_request()})
+        run_request(request, lambda answer: send({"part": answer}))
+        send({"done": _after_request()})
+
+
+def _seal_classes(space: dict[str, Any]) -> None:
+    """Give every method of a kernel class globals of its own, holding only the plain values
+    and classes it names.
+
+    Every class is reachable from learner code (``object.__subclasses__()`` lists them all),
+    and a function's ``__globals__`` (which no audit event watches) would lead from a kernel
+    class's method to the kernel's namespace: its rules, its reports, its probes. A method
+    that needs a kernel function or a kernel container stops the kernel from starting, so
+    that such a class is noticed, and built apart instead (see :mod:`.isolated`).
+    """
+    import dis
+
+    for value in list(space.values()):
+        if not isinstance(value, type) or value.__module__ != space["__name__"]:
+            continue
+        for name, attribute in list(vars(value).items()):
+            if isinstance(attribute, staticmethod | classmethod | property):
+                raise TypeError(f"kernel class {value.__name__}.{name}: not sealable")
+            if type(attribute) is _FunctionType:
+                setattr(value, name, _sealed(attribute, space, dis))
+
+
+def _sealed(function: Any, space: dict[str, Any], dis: Any) -> Any:
+    own: dict[str, Any] = {"__builtins__": dict(space["__builtins__"]), "__name__": "sealed"}
+    for name in _globals_named(function.__code__, dis):
+        if name in space:
+            if not _sealable(space[name]):
+                raise TypeError(f"{function.__qualname__} names the kernel's {name}")
+            own[name] = space[name]
+    for value in (*(function.__defaults__ or ()), *(function.__kwdefaults__ or {}).values()):
+        if not _sealable(value):
+            raise TypeError(f"{function.__qualname__}: a default that is not plain")
+    sealed = _FunctionType(function.__code__, own, function.__name__, function.__defaults__,
+                           function.__closure__)  # fmt: skip
+    sealed.__qualname__, sealed.__doc__ = function.__qualname__, function.__doc__
+    sealed.__kwdefaults__ = function.__kwdefaults__
+    return sealed
+
+
+def _globals_named(code: Any, dis: Any) -> set[str]:
+    names = {
+        instruction.argval
+        for instruction in dis.get_instructions(code)
+        if instruction.opname in ("LOAD_GLOBAL", "LOAD_NAME", "STORE_GLOBAL", "DELETE_GLOBAL")
+    }
+    for constant in code.co_consts:
+        if isinstance(constant, _CodeType):
+            names |= _globals_named(constant, dis)
+    return names
+
+
+def _sealable(value: Any) -> bool:
+    """Data, a class or a C function: nothing that holds the kernel's namespace."""
+    if value is None or type(value) in (int, float, str, bytes, bool, frozenset):
+        return True
+    if type(value) is tuple:
+        return all(_sealable(item) for item in value)
+    return isinstance(value, type) or type(value) is type(len)
+
+
+def _close_the_back_doors() -> None:
+    """Replace the few functions that do, without an audit event, what the guard denies.
+
+    ``_imp.create_builtin`` builds a built-in module (``gc``, ``_signal``) afresh, outside the
+    import system's audited path; and on Python 3.11 starting a thread raises no audit event
+    at all, while a thread running beside the kernel could read what it is doing. Their
+    replacements refuse and report; the original ``create_builtin``, which honest imports of
+    other built-in modules still need, is kept in a generator's frame, which only the kernel
+    can reach (the guard denies ``gi_frame``). What ``_imp`` and ``_thread`` hold from now on
+    are functions whose globals hold nothing of the kernel.
+    """
+    import _imp
+    from types import SimpleNamespace
+
+    warden = _warden(_imp.create_builtin, SimpleNamespace)
+    next(warden)
+    allowed = {"type": type, "tuple": tuple, "ImportError": ImportError}
+    space = {"__builtins__": {**allowed, "RuntimeError": RuntimeError}, "_exact": _str_exact,
+             "_ask": warden.send}  # fmt: skip
+    exec(compile(_DOORS, "<grading:doors>", "exec"), space)
+    _imp.create_builtin = space["create_builtin"]
+    for name in ("start_new_thread", "start_new", "start_joinable_thread"):
+        if hasattr(_thread, name):
+            setattr(_thread, name, space["start_new_thread"])
+
+
+_DOORS = """
+def create_builtin(spec):
+    answer = _ask(("builtin", _exact(spec.name)))
+    if type(answer) is tuple:
+        raise ImportError(answer[0])
+    return answer
+
+
+def start_new_thread(*args, **kwargs):
+    _ask(("report", "_thread.start_new_thread"))
+    raise RuntimeError("can't start new thread: no threads while grading")
+"""
+
+
+def _warden(create: Any, spec: Any) -> Any:
+    """Answers ``("builtin", name)`` with the module, or with ``(why,)``, and records
+    ``("report", event)``. Learner code can send it anything: it reads exact types only."""
+    request = yield None
+    while True:
+        kind, name = request if type(request) is tuple and len(request) == 2 else (None, None)
+        answer: Any = ("refused",)
+        if type(kind) is str and type(name) is str:
+            denied = any(part in DENIED_MODULES for part in name.split("."))
+            if kind == "report" or denied:
+                if len(REPORTS) < MAX_REPORTS:
+                    event = name if kind == "report" else "_imp.create_builtin"
+                    REPORTS.append({"event": event, "detail": name, "where": "?"})
+                answer = (f"{name} is not available while grading",)
+            else:
+                try:
+                    answer = create(spec(name=name))
+                except Exception as error:
+                    answer = (f"{type(error).__name__}: {error}",)
+        request = yield answer
 
 
 def _after_request() -> dict[str, Any]:
