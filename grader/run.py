@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 from collections.abc import Sequence
 from pathlib import Path
+from typing import cast
 
 from grader.engine import grading
 from grader.engine.contract import FUNCTIONS, Task
@@ -88,7 +89,7 @@ def _lanes(lanes: int | None, settings: Settings) -> int:
 
 def _target_problem(error: workspace.TargetError) -> Said:
     if error.reason == "too_large":
-        files, size = error.detail  # type: ignore[misc]
+        files, size = cast(tuple[int, int], error.detail)
         return Said("load.too_large", {"files": files, "size": size})
     if error.reason == "too_deep":
         return Said("load.too_deep", {"depth": error.detail})

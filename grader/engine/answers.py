@@ -53,7 +53,7 @@ class Problem:
     status: Status = Status.FAILED
 
 
-class Skip(Exception):  # noqa: N818 - a signal, not an error
+class Skip(Exception):
     """The example cannot be judged by this task (a valid append was refused: another task's
     business); hypothesis discards it."""
 

@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
 
 from hypothesis import strategies as st
 
+from grader.engine.alphabets import ints
 from grader.engine.oracle import OPEN, ModelLog
 from grader.engine.plan import Plan
 from grader.engine.programs import (
@@ -98,8 +98,8 @@ def branchings(draw: st.DrawFn, style: Style, most: int = 3) -> Branching:
             models[-1].extend(segment.appends() if isinstance(segment, Block) else [segment])
         )
     branches = []
-    for _ in range(draw(st.integers(1, most))):
-        base = draw(st.integers(0, len(program.segments)))
+    for _ in range(draw(ints(1, most))):
+        base = draw(ints(0, len(program.segments)))
         intent: Intent = draw(intents(style))
         branches.append((base, single_on(list(program.family), intent, models[base])))
     return Branching(program, tuple(branches))

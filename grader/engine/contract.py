@@ -27,7 +27,8 @@ class Function:
             the functions that build: a stub raises NotImplementedError on it, anything
             else counts as written.
         view: how its result is observed (``none``, ``pair``, ``events``, ``list``).
-        promises: the prefix of its promise ids (``append`` for ``append.event_ids``).
+        promises: its promises, in the order its docstring's ``Promises:`` bullets give them
+            (their words are the texts ``promise.<id>``; a test holds the two together).
     """
 
     name: str
@@ -35,23 +36,38 @@ class Function:
     builds: bool = False
     probe: tuple[Any, ...] = ("$log", "a")
     view: str = "list"
-    promises: str = ""
+    promises: tuple[str, ...] = ()
+
+    @property
+    def prefix(self) -> str:
+        """What its promise ids start with (``append`` for ``append.event_ids``)."""
+        return self.promises[0].split(".")[0] if self.promises else self.name
 
 
-FUNCTIONS: tuple[Function, ...] = (
-    Function("create_event_log", "append_and_ids", builds=True, probe=(), view="none",
-             promises="create"),
-    Function("append_event", "append_and_ids", builds=True,
-             probe=("$log", "a", "user_message", {"content": "hi"}), view="pair", promises="append"),
-    Function("get_events_for_session", "read_and_resume", view="events", promises="read"),
-    Function("list_sessions", "list_sessions", probe=("$log",), promises="list"),
-    Function("replay_session", "replay", promises="replay"),
+APPEND_PROMISES = (
+    "append.returns_pair", "append.event_attributes", "append.event_ids", "append.event_fields",
+    "append.old_log_unchanged", "append.branches", "append.caller_payload_copied",
+    "append.payload_read_only", "append.events_are_facts", "append.accepts_valid",
+    "append.refuses_bad_input", "append.refusal_leaves_no_trace",
 )  # fmt: skip
+FUNCTIONS: tuple[Function, ...] = (
+    Function("create_event_log", "append_and_ids", builds=True, probe=(), view="none"),
+    Function("append_event", "append_and_ids", builds=True,
+             probe=("$log", "a", "user_message", {"content": "hi"}), view="pair",
+             promises=APPEND_PROMISES),
+    Function("get_events_for_session", "read_and_resume", view="events",
+             promises=("read.session_only", "read.after", "read.result_is_a_copy")),
+    Function("list_sessions", "list_sessions", probe=("$log",),
+             promises=("list.sessions", "list.result_is_a_copy")),
+    Function("replay_session", "replay",
+             promises=("replay.mapping", "replay.merge", "replay.isolated", "replay.fresh")),
+)  # fmt: skip
+#: The promises made of cases, one sub-promise per case (``refuse.missing_key``).
+CASES = {"accept": "append.accepts_valid", "refuse": "append.refuses_bad_input"}
 FUNCTIONS_BY_NAME = {function.name: function for function in FUNCTIONS}
-#: A bad or odd append's promise ids (``refuse.missing_key``) are append_event's too.
-_PREFIXES = {function.promises: function.name for function in FUNCTIONS} | {
-    "refuse": "append_event",
-    "accept": "append_event",
+#: Which function each promise prefix belongs to (a case's too: ``refuse.missing_key``).
+_PREFIXES = {function.prefix: function.name for function in FUNCTIONS} | {
+    case: "append_event" for case in CASES
 }
 
 

@@ -92,6 +92,11 @@ def _tagged(tag: str, inner: Any) -> Any:
             key, value = (from_observation(part) for part in pair)
             pairs.append((key if _hashable(key) else Opaque("unhashable", repr(key)), value))
         return dict(pairs)
+    if tag == "$str" and isinstance(inner, str):
+        try:
+            return bytes.fromhex(inner).decode("utf-8", "surrogatepass")
+        except ValueError:
+            raise Malformed() from None
     if tag == "$opaque" and isinstance(inner, list) and len(inner) == 2:
         return Opaque(str(inner[0]), str(inner[1]))
     if tag in ("$bytes", "$float", "$deep"):
@@ -172,21 +177,50 @@ def _literal(value: Any) -> str:
         wrapper = type(value).__name__
         if wrapper == "dict":
             return items
+        if wrapper == "defaultdict":
+            return f"defaultdict(str, {items})"
         return f"{'MappingProxyType' if wrapper == 'mappingproxy' else wrapper}({items})"
     return repr(value)
 
 
 def string_literal(text: str) -> str:
-    """``text`` as a double-quoted Python string; long repetitions as ``"ab" * 5000``."""
-    repeated = _repetition(text)
-    if repeated is not None:
-        prefix, unit, count, suffix = repeated
-        parts = [_quoted(prefix)] if prefix else []
-        parts.append(f"{_quoted(unit)} * {count}")
-        if suffix:
-            parts.append(_quoted(suffix))
-        return " + ".join(parts)
-    return _quoted(text)
+    """``text`` as a double-quoted Python string; each long run of a short unit written as a
+    repetition: ``"{\"text\": \"" + "y" * 70000 + "\"}"``."""
+    parts = []
+    for piece, count in _runs(text):
+        parts.append(f"{_quoted(piece)} * {count}" if count > 1 else _quoted(piece))
+    return " + ".join(parts) if parts else '""'
+
+
+#: A run is written as a repetition once it covers this many characters.
+_LONGEST_PLAIN_RUN = 64
+
+
+def _runs(text: str) -> list[tuple[str, int]]:
+    """``text`` as ``(piece, count)`` pairs: plain stretches (count 1) and long runs of a unit
+    of up to 8 characters. Each position is tried once per unit size, and a run is skipped
+    whole, so this is linear in ``len(text)``."""
+    if len(text) < 2 * _LONGEST_PLAIN_RUN:
+        return [(text, 1)] if text else []
+    runs: list[tuple[str, int]] = []
+    plain_from = index = 0
+    while index < len(text):
+        for size in range(1, 9):
+            unit = text[index : index + size]
+            end = index + size
+            while text.startswith(unit, end):
+                end += size
+            if end - index >= _LONGEST_PLAIN_RUN and len(unit) == size:
+                if plain_from < index:
+                    runs.append((text[plain_from:index], 1))
+                runs.append((unit, (end - index) // size))
+                plain_from = index = end
+                break
+        else:
+            index += 1
+    if plain_from < len(text):
+        runs.append((text[plain_from:], 1))
+    return runs
 
 
 def _quoted(text: str) -> str:
@@ -205,20 +239,3 @@ def _escaped(char: str) -> str:
             return f"\\x{code:02x}"
         return f"\\u{code:04x}" if code <= 0xFFFF else f"\\U{code:08x}"
     return char
-
-
-def _repetition(text: str) -> tuple[str, str, int, str] | None:
-    """``(prefix, unit, count, suffix)`` when ``text`` is one short unit repeated, with at
-    most a few characters before and after it."""
-    if len(text) < 80:
-        return None
-    for start in (0, 1, 2):
-        for size in range(1, 9):
-            unit = text[start : start + size]
-            most = (len(text) - start) // size
-            for count in range(most, max(most - 9 // size - 1, 0), -1):
-                if count * size >= 64 and text[start : start + count * size] == unit * count:
-                    suffix = text[start + count * size :]
-                    if len(suffix) <= 8:
-                        return text[:start], unit, count, suffix
-    return None

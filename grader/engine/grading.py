@@ -225,8 +225,11 @@ def _stub(answer: Any) -> bool:
 def _tampered(result: TaskResult, reports: list[dict[str, str]]) -> TaskResult:
     """No points for a submission the guard caught: the evidence goes in the failure."""
     evidence = tuple(Said("outcome.tampered", dict(report)) for report in reports[:5])
-    return replace(result, status=Status.TAMPERED,
-                   failure=Failure(f"cause.{Cause.TAMPERED.value}", Status.TAMPERED, (), evidence))  # fmt: skip
+    return replace(
+        result,
+        status=Status.TAMPERED,
+        failure=Failure(f"cause.{Cause.TAMPERED.value}", Status.TAMPERED, (), evidence),
+    )
 
 
 def _with_grader_faults(result: TaskResult, faults: list[str]) -> TaskResult:

@@ -112,6 +112,7 @@ def failure(plan: Plan, index: int, problem: Problem) -> Failure:
     wanted = needed(plan.steps[:index], failing, context)
     lines: list[str | Said] = []
     imports: list[str] = []
+    assert context is not None, "a plan is judged before a failure is described"
     for step in [*wanted, *([failing] if failing is not None else [])]:
         imports += step.imports()
         _add(lines, step.line(context))

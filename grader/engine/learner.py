@@ -215,6 +215,9 @@ def _load_error(details: dict[str, Any]) -> LoadFailure:
     module = str(details.get("module") or "")
     if module and module.split(".")[0] not in sys.stdlib_module_names:
         return LoadFailure(Said("load.not_stdlib", {"module": module[:200]}), Verdict.IMPORT_ERROR)
-    args = {"kind": str(details.get("type"))[:100], "message": str(details.get("message", ""))[:500],
-            "where": str(details.get("where", "?"))[:200]}  # fmt: skip
+    args = {
+        "kind": str(details.get("type"))[:100],
+        "message": str(details.get("message", ""))[:500],
+        "where": str(details.get("where", "?"))[:200],
+    }
     return LoadFailure(Said("load.raised", args), Verdict.IMPORT_ERROR)

@@ -8,6 +8,7 @@ answers, so one round trip serves a whole example.
 
 from __future__ import annotations
 
+from collections import defaultdict
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -80,8 +81,14 @@ class Plan:
         self._add(Create(name))
         return LogVar(name, ModelLog())
 
-    def append(self, log: LogVar, append: Append, role: str = "event_ids", payload_ref: str | None = None,
-               strict: bool | None = None) -> tuple[LogVar, EventVar]:  # fmt: skip
+    def append(
+        self,
+        log: LogVar,
+        append: Append,
+        role: str = "event_ids",
+        payload_ref: str | None = None,
+        strict: bool | None = None,
+    ) -> tuple[LogVar, EventVar]:
         """Append a valid event to ``log``; the step is judged as :class:`AppendStep` says.
 
         Args:
@@ -109,11 +116,7 @@ class Plan:
 
     def block(self, log: LogVar, block: Block) -> LogVar:
         """A loop of appends; the log after it."""
-        appends = block.appends()
-        model, models = log.model, []
-        for append in appends:
-            model, event = model.append(append.session_id, append.event_type, append.payload)
-            models.append(event)
+        model, models = log.model.extended(block.appends())
         name = self.name(f"log{len(model.events)}")
         step = BlockStep(log, block, name, self.strict)
         index = self._add(step)
@@ -140,15 +143,21 @@ class Plan:
     def probe(self, log: LogVar) -> EventVar:
         """Append :data:`PROBE` to ``log``: a log that never changes gives the same event every
         time (its next id), so a different one shows it was changed. Judged strictly."""
-        model, event = log.model.append(PROBE.session_id, PROBE.event_type, PROBE.payload)
+        _, event = log.model.append(PROBE.session_id, PROBE.event_type, PROBE.payload)
         name = self.name("probe")
         step = AppendStep(log, PROBE, event, None, name, True, "probe", shown=False)
         index = self._add(step)
         return EventVar(name, EventRef(index, None, event))
 
     # --- reading -------------------------------------------------------------------------
-    def read_events(self, log: LogVar, session: str, after: int | None = None, keep: str | None = None,
-                    repeat: str | None = None) -> Read:  # fmt: skip
+    def read_events(
+        self,
+        log: LogVar,
+        session: str,
+        after: int | None = None,
+        keep: str | None = None,
+        repeat: str | None = None,
+    ) -> Read:
         """``get_events_for_session(log, session[, after_event_id=after])``, judged against the
         log's events as the learner's append_event returned them.
 
@@ -157,9 +166,18 @@ class Plan:
         kwargs = {} if after is None else {"after_event_id": after}
         promise = "read.session_only" if after is None else "read.after"
         key = ("events", log.name, _key(session), after, repeat)
-        step = Read("get_events_for_session", (Ref(log.name), session), kwargs, "events", promise,
-                    lambda context: expected_events(context, log, session, after), keep, key,
-                    show=_show_events, raw=lambda context: raw_events(context, log, session, after))  # fmt: skip
+        step = Read(
+            "get_events_for_session",
+            (Ref(log.name), session),
+            kwargs,
+            "events",
+            promise,
+            lambda context: expected_events(context, log, session, after),
+            keep,
+            key,
+            show=_show_events,
+            raw=lambda context: raw_events(context, log, session, after),
+        )
         self._remember(key, repeat)
         self._add(step)
         return step
@@ -208,6 +226,14 @@ class Plan:
         self._add(Make(name, data))
         return name
 
+    def keep_payload(self, append: Append) -> str:
+        """Keep ``append``'s payload in the kernel, as the caller's own object (a
+        ``defaultdict`` is kept as one; views such as a proxy wrap it when it is passed)."""
+        data = append.payload
+        if append.wrapper == "defaultdict":
+            data = defaultdict(str, data)
+        return self.make("p", data)
+
     def mutate(self, name: str, root: str, path: list[Any], modes: list[str], reads: list[Step],
                promise: str) -> None:  # fmt: skip
         """Change the value kept as ``name`` every way a caller could; ``reads`` (steps not
@@ -219,10 +245,11 @@ class Plan:
         skips the example."""
         self._add(Refuse(log, session, event_type, payload, reason, lenient=not self.strict))
 
-    def reads_of(self, build: Callable[[Plan], object]) -> list[Step]:
-        """The steps ``build`` adds, taken out of this plan (to repeat inside a change)."""
+    def reads_of(self, build: Callable[..., object], *args: Any) -> list[Step]:
+        """The steps ``build(self, *args)`` adds, taken out of this plan (to repeat inside a
+        change): ``plan.reads_of(Plan.replay, log, "a")``."""
         start = len(self.steps)
-        build(self)
+        build(self, *args)
         taken = self.steps[start:]
         del self.steps[start:]
         return taken

@@ -22,13 +22,15 @@ from typing import Any
 from hypothesis import strategies as st
 
 from grader.engine import alphabets
+from grader.engine.alphabets import ints
 from grader.engine.oracle import OPEN, REQUIRED_KEYS, TOOL_TYPES, UNUSED, ModelLog
 from grader.values import Text
 
 KINDS = ("user_message", "assistant_message", "tool_call", "tool_result")
-#: How a payload is passed: a dict, a ``types.MappingProxyType`` over one, or a read-only
-#: ``Mapping`` that is not a dict (the contract says "any mapping").
-WRAPPERS = ("dict", "proxy", "mapping")
+#: How a payload is passed: a dict, a ``types.MappingProxyType`` over one, a read-only
+#: ``Mapping`` that is not a dict (the contract says "any mapping"), or a
+#: ``defaultdict(str)``, where a missing key reads as "" instead of raising KeyError.
+WRAPPERS = ("dict", "proxy", "mapping", "defaultdict")
 #: Block patterns: a loop of messages in one session, a loop alternating between sessions,
 #: a run of tool calls (answered in order, in reverse, or not at all), call-and-result pairs.
 PATTERNS = ("filler", "alternate", "calls", "calls_answered", "calls_reversed", "pairs")
@@ -161,9 +163,9 @@ def intents(draw: st.DrawFn, style: Style) -> Intent:
     """One single append's choices, in few draws (each costs hypothesis the same): one for
     the kind and the session (the kind the lowest digit), one for the small details (which
     call, which name and arguments, how the payload is passed), then the text and extras."""
-    where = draw(st.integers(0, len(style.kinds) * style.sessions - 1))
+    where = draw(ints(0, len(style.kinds) * style.sessions - 1))
     session, kind = divmod(where, len(style.kinds))
-    details = draw(st.integers(0, 8 * 64 * len(style.wrappers) * 16 - 1))
+    details = draw(ints(0, 8 * 64 * len(style.wrappers) * 16 - 1))
     details, pick = divmod(details, 8)
     details, other = divmod(details, 64)
     subclass, wrapper = divmod(details, len(style.wrappers))
@@ -183,17 +185,17 @@ def intents(draw: st.DrawFn, style: Style) -> Intent:
 @st.composite
 def block_intents(draw: st.DrawFn, style: Style) -> BlockIntent:
     """One block's choices: its count mostly small, sometimes in the hundreds."""
-    bucket = draw(st.integers(0, 9))
+    bucket = draw(ints(0, 9))
     if bucket < 5:
-        count = draw(st.integers(1, 12))
+        count = draw(ints(1, 12))
     elif bucket < 8:
-        count = draw(st.integers(12, max(12, style.longest // 4)))
+        count = draw(ints(12, max(12, style.longest // 4)))
     else:
-        count = draw(st.integers(max(12, style.longest // 4), style.longest))
+        count = draw(ints(max(12, style.longest // 4), style.longest))
     return BlockIntent(
         pattern=style.patterns[draw(alphabets.index(style.patterns))],
         count=count,
-        session=draw(st.integers(0, style.sessions - 1)),
+        session=draw(ints(0, style.sessions - 1)),
     )
 
 
@@ -228,7 +230,7 @@ def programs(draw: st.DrawFn, style: Style = Style(), least: int = 0) -> Program
     family = draw(family_strategy)
     items: list[Intent | BlockIntent] = draw(singles)
     for _ in range(draw(block_count)):
-        at = draw(st.integers(0, len(items)))
+        at = draw(ints(0, len(items)))
         items.insert(at, draw(blocks))
     return materialise(family, items)
 
@@ -239,8 +241,9 @@ def materialise(family: list[str], items: list[Intent | BlockIntent]) -> Program
     segments: list[Segment] = []
     for item in items:
         if isinstance(item, BlockIntent):
-            segment: Segment = _block(family, item, len(segments))
-            model = model.extend(segment.appends())
+            block = _block(family, item, len(segments))
+            model = model.extend(block.appends())
+            segment: Segment = block
         else:
             segment = single_on(family, item, model)
             assert model.refusal(segment.session_id, segment.event_type, segment.payload) is None
@@ -320,7 +323,10 @@ def features_of(model: ModelLog, append: Append) -> tuple[str, ...]:
             "shared_call_id",
             kind == "tool_call" and _called_elsewhere(model, session, payload["call_id"]),
         ),
-        ("result_after_gap", kind == "tool_result" and _gap_before(model, session)),
+        (
+            "result_after_gap",
+            kind == "tool_result" and _gap_before(model, session, payload["call_id"]),
+        ),
         ("extra_keys", bool(set(payload) - set(REQUIRED_KEYS[kind]))),
     )
     return tuple(name for name, present in checks if present)
@@ -345,9 +351,14 @@ def _called_elsewhere(model: ModelLog, session: str, call_id: str) -> bool:
     return any(owner != session and call == call_id for (owner, call) in model.calls)
 
 
-def _gap_before(model: ModelLog, session: str) -> bool:
+def _gap_before(model: ModelLog, session: str, call_id: str) -> bool:
+    """Whether anything came between the call ``call_id`` and its result: the session's last
+    event is not that call (another call counts: a result may follow a run of calls)."""
     own = model.events_for(session)
-    return bool(own) and own[-1].type not in TOOL_TYPES
+    last = own[-1] if own else None
+    return last is not None and not (
+        last.type == "tool_call" and last.payload["call_id"] == call_id
+    )
 
 
 def fresh_call_id(model: ModelLog, session: str) -> str:
@@ -363,10 +374,64 @@ def tagged(program: Program) -> Program:
     model, segments = ModelLog(), []
     for segment in program.segments:
         if isinstance(segment, Append):
-            segment = Append(segment.session_id, segment.event_type, segment.payload, segment.wrapper,
-                             features_of(model, segment))  # fmt: skip
+            segment = Append(
+                segment.session_id,
+                segment.event_type,
+                segment.payload,
+                segment.wrapper,
+                features_of(model, segment),
+            )
             model, _ = model.append(segment.session_id, segment.event_type, segment.payload)
         else:
             model = model.extend(segment.appends())
         segments.append(segment)
     return Program(program.family, tuple(segments))
+
+
+def sweep() -> Program:
+    """One program that holds every entry of every alphabet at least once: each session id
+    base (and a subclass of str), each text as a message's content and a result's, each call
+    id, tool name and arguments, each extra key with a value 150 deep, each way to pass a
+    payload. The boundary programs of several tasks start from it: hypothesis draws small
+    indices far more often than large ones, so a rare entry is not left to chance."""
+    appends: list[Append] = []
+    for number, session in enumerate(alphabets.SESSION_BASES):
+        text = alphabets.TEXTS[number % len(alphabets.TEXTS)]
+        appends.append(
+            Append(session, "user_message", {"content": text}, WRAPPERS[number % len(WRAPPERS)])
+        )
+    appends.append(Append(Text("a"), "assistant_message", {"content": Text("subclass")}))
+    for number, text in enumerate(alphabets.TEXTS):
+        kind = "user_message" if number % 2 else "assistant_message"
+        extras = {
+            alphabets.EXTRA_KEYS[number % len(alphabets.EXTRA_KEYS)]: alphabets.nested(
+                number % 7, number, text, 2
+            )
+        }
+        appends.append(
+            Append("a", kind, {**extras, "content": text}, WRAPPERS[number % len(WRAPPERS)])
+        )
+    for number, call_id in enumerate(alphabets.CALL_IDS):
+        name = alphabets.NAMES[number % len(alphabets.NAMES)]
+        arguments = alphabets.ARGUMENTS[number % len(alphabets.ARGUMENTS)]
+        appends.append(
+            Append("a", "tool_call", {"call_id": call_id, "name": name, "arguments": arguments})
+        )
+    for number, call_id in enumerate(alphabets.CALL_IDS[::2]):
+        content = alphabets.TEXTS[(number * 5) % len(alphabets.TEXTS)]
+        appends.append(Append("a", "tool_result", {"call_id": call_id, "content": content}))
+    for number, arguments in enumerate(alphabets.ARGUMENTS):
+        appends.append(
+            Append(
+                "b",
+                "tool_call",
+                {"call_id": f"b{number}", "name": "search", "arguments": arguments},
+            )
+        )
+    deep = {
+        "deep": alphabets.nested(150, 0b011011, "leaf", 2),
+        "wide": alphabets.nested(2, 0, 1, 150),
+    }
+    appends.append(Append("b", "user_message", {**deep, "content": "deep"}, "proxy"))
+    family = tuple(dict.fromkeys([*alphabets.SESSION_BASES, "a", "b"]))
+    return tagged(Program(family, tuple(appends)))

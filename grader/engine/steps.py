@@ -10,7 +10,7 @@ nothing; the first that does not is the failure.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -133,7 +133,8 @@ class AppendStep(Step):
     def request(self) -> tuple[Any, ...]:
         if self.payload_ref is not None:
             ref = ("$ref", self.payload_ref)
-            payload = ref if self.append.wrapper == "dict" else (f"${self.append.wrapper}", ref)
+            views = ("proxy", "mapping")  # a defaultdict is kept as one: passed as it is
+            payload = (f"${self.append.wrapper}", ref) if self.append.wrapper in views else ref
         else:
             payload = wrapped(self.append.payload, self.append.wrapper)
         session = encode(self.append.session_id)
@@ -444,9 +445,13 @@ class Mutate(Step):
     changes: list[Any] = field(default_factory=list)
     function: str | None = None
     shown: bool = True
+    #: Read after every change (see ``_mutate`` in :mod:`grader.kernel.plans`): asked for
+    #: when a cheaper run found a difference, to show the one change that did it.
+    precise: bool = False
 
     def request(self) -> tuple[Any, ...]:
-        return ("mutate", self.name, self.path, self.modes, [read.request() for read in self.reads])
+        reads = [read.request() for read in self.reads]
+        return ("mutate", self.name, self.path, self.modes, reads, self.precise)
 
     def line(self, context: Context) -> str | Said | None:
         lines = [transcript.change(self.root, change) for change in self.changes]
@@ -463,6 +468,8 @@ class Mutate(Step):
             return trouble(answer["stopped"], self.promise)
         if "read" not in answer:
             return None
+        if answer.get("batched") and not self.precise:
+            raise Imprecise()
         read = self.reads[int(answer["read"])]
         problem = trouble(answer.get("after"), self.promise)
         if problem is not None:
@@ -481,6 +488,10 @@ def _shown(read: Step, answer: Any) -> str:
     if isinstance(read, Read):
         return read.show(views_of(answer["value"]) if read.view == "events" else value(answer))
     return literal(value(answer))
+
+
+class Imprecise(Exception):
+    """A change reached a read, but the answer cannot say which change: run it precisely."""
 
 
 @dataclass
@@ -545,7 +556,7 @@ def views_of(events: Any) -> list[EventView]:
 
 def replay_expected(views: list[EventView | None], models: list[ModelEvent]) -> list[Any]:
     """What replaying these events gives: from the learner's own events where readable."""
-    pairs = []
+    pairs: list[tuple[str, Mapping[str, Any]]] = []
     for seen, model in zip(views, models, strict=True):
         if seen is not None and isinstance(seen.payload, dict) and isinstance(seen.type, str):
             pairs.append((seen.type, seen.payload))

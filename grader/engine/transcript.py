@@ -6,6 +6,7 @@ most examples pass.
 
 from __future__ import annotations
 
+from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from types import MappingProxyType
 from typing import Any
@@ -20,6 +21,7 @@ IMPORTS = {
     "proxy": "from types import MappingProxyType",
     "mapping": "from grader.values import ReadOnlyMapping",
     "text": "from grader.values import Text",
+    "defaultdict": "from collections import defaultdict",
 }
 
 
@@ -43,6 +45,8 @@ def source(value: Any) -> str:
         return f"MappingProxyType({source(dict(value))})"
     if isinstance(value, ReadOnlyMapping):
         return f"ReadOnlyMapping({source(dict(value))})"
+    if isinstance(value, defaultdict):
+        return f"defaultdict(str, {source(dict(value))})"
     if type(value) is dict:
         return "{" + ", ".join(f"{literal(k)}: {source(v)}" for k, v in value.items()) + "}"
     return literal(value, limit=None)
@@ -54,6 +58,8 @@ def wrap(payload: dict[str, Any], wrapper: str) -> Any:
         return MappingProxyType(payload)
     if wrapper == "mapping":
         return ReadOnlyMapping(payload)
+    if wrapper == "defaultdict":
+        return defaultdict(str, payload)
     return payload
 
 
@@ -67,6 +73,8 @@ def imports_for(values: Sequence[Any]) -> list[str]:
             needed.append(IMPORTS["mapping"])
         elif isinstance(value, Text):
             needed.append(IMPORTS["text"])
+        elif isinstance(value, defaultdict):
+            needed.append(IMPORTS["defaultdict"])
     return needed
 
 

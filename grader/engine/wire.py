@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import defaultdict
 from collections.abc import Mapping
 from types import MappingProxyType
 from typing import Any
@@ -23,18 +24,23 @@ class Ref:
 
 def encode(value: Any) -> Any:
     """``value`` for a request: plain data as it is, the rest tagged."""
+    kind = type(value)
+    if kind is str or kind is int or kind is bool or kind is float or value is None:
+        return value
+    if kind is dict:
+        return {key: encode(item) for key, item in value.items()}
+    if kind is list:
+        return [encode(item) for item in value]
+    if kind is tuple:
+        return ("$tuple", [encode(item) for item in value])
+    if kind is bytes:
+        return value
     if isinstance(value, Ref):
         return ("$ref", value.name)
     if isinstance(value, Text):
         return ("$text", str.__str__(value))
-    if value is None or isinstance(value, str | bool | int | float | bytes):
-        return value
-    if isinstance(value, tuple):
-        return ("$tuple", [encode(item) for item in value])
-    if isinstance(value, list):
-        return [encode(item) for item in value]
-    if isinstance(value, dict):
-        return {key: encode(item) for key, item in value.items()}
+    if isinstance(value, defaultdict):
+        return ("$defaultdict", encode(dict(value)))
     if isinstance(value, MappingProxyType):
         return ("$proxy", encode(dict(value)))
     if isinstance(value, Mapping):
@@ -48,4 +54,6 @@ def wrapped(payload: dict[str, Any], wrapper: str) -> Any:
         return ("$proxy", encode(payload))
     if wrapper == "mapping":
         return ("$mapping", encode(payload))
+    if wrapper == "defaultdict":
+        return ("$defaultdict", encode(payload))
     return encode(payload)

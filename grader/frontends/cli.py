@@ -16,8 +16,12 @@ import importlib
 import os
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from grader.i18n import LANGUAGES, apply_language, language_option, text
+
+if TYPE_CHECKING:
+    from grader.engine.outcomes import Report
 
 TARGET_ENV = "GRADER_TARGET"
 SUBCOMMANDS = {
@@ -99,7 +103,7 @@ def run_subcommand(name: str, argv: list[str]) -> int:
     return int(command.main(argv))
 
 
-def grade_and_show(args: argparse.Namespace):  # type: ignore[no-untyped-def]
+def grade_and_show(args: argparse.Namespace) -> Report:
     """Grade as the command line asked, print the report, write the results file if asked."""
     from grader.frontends.report import print_report
     from grader.frontends.results import write_results

@@ -104,7 +104,7 @@ def gradescope_document(report: Report) -> dict[str, Any]:
             "isolation": report.isolation,
             "verdict": report.verdict.value,
             "reports": [dict(item) for item in report.reports],
-        },  # fmt: skip
+        },
     }
 
 

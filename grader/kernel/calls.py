@@ -19,10 +19,10 @@ if TYPE_CHECKING:
 MAX_MESSAGE = 2000
 
 
-def guarded(work: Callable[[], dict[str, Any]]) -> dict[str, Any]:
-    """Run ``work`` (which calls learner code); turn whatever it raises into an answer."""
+def guarded(work: Callable[..., dict[str, Any]], *args: Any) -> dict[str, Any]:
+    """Run ``work(*args)`` (which calls learner code); turn whatever it raises into an answer."""
     try:
-        return work()
+        return work(*args)
     except NotImplementedError:
         return {"not_implemented": True}
     except SystemExit as error:

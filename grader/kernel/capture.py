@@ -11,6 +11,8 @@ without them.
 from __future__ import annotations
 
 import _json
+import _operator
+import collections as _collections
 import marshal as _marshal
 import sys as _sys
 import types as _types
@@ -21,19 +23,19 @@ except ImportError:  # pragma: no cover - browsers only
     _posix = None  # type: ignore[assignment]
 
 try:
-    from _blake2 import blake2b as _blake2b
+    import _blake2
 except ImportError:  # pragma: no cover - builds without blake2
-    _blake2b = None  # type: ignore[assignment,misc]
+    _blake2 = None  # type: ignore[assignment]
+_blake2b = _blake2.blake2b if _blake2 is not None else None
 
-try:
-    from _operator import _compare_digest
-except ImportError:  # pragma: no cover
-    _compare_digest = None  # type: ignore[assignment]
+_compare_digest = _operator._compare_digest
 
 _marshal_loads = _marshal.loads
 _getframe = _sys._getframe
 _sys_modules = _sys.modules
 _MappingProxy = _types.MappingProxyType
+_DefaultDict = _collections.defaultdict
+_str = str
 _CodeType = _types.CodeType
 _FunctionType = _types.FunctionType
 _str_exact = str.__str__  # a str subclass's characters, without calling its own __str__
@@ -41,6 +43,9 @@ _int_exact = int.__int__  # likewise for int and float subclasses
 _float_exact = float.__float__
 _str_startswith = str.startswith
 _str_join = str.join
+_str_isascii = str.isascii
+_str_encode = str.encode
+_UnicodeEncodeError = UnicodeEncodeError
 _bytes_hex = bytes.hex
 _list_append = list.append
 _encode_string = _json.encode_basestring_ascii
@@ -56,7 +61,7 @@ if _posix is not None:
     _kill = _posix.kill
     _fstat = _posix.fstat
 else:  # pragma: no cover - browsers only
-    _read = _write = _close = _getpid = _exit = _kill = _fstat = None  # type: ignore[assignment]
+    _read = _write = _close = _getpid = _exit = _kill = _fstat = None
 
 #: Set by :mod:`.serve`: where the learner's submission lives (frames below it are theirs).
 _ROOTS: list[str] = []

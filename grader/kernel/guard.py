@@ -249,7 +249,7 @@ def _native(args: tuple[Any, ...], temporary: str) -> Denial | None:
     return _deny(PermissionError("no native code while grading"), "always")
 
 
-def _importing(args: tuple[Any, ...], temporary: str) -> Denial | None:
+def _check_import(args: tuple[Any, ...], temporary: str) -> Denial | None:
     name = (_text_of(args[0]) if args else None) or ""
     if any(part in DENIED_MODULES for part in name.split(".")):
         return _deny(ImportError(f"{name} is not available while grading"), "direct", name)
@@ -418,7 +418,7 @@ RULES: dict[str, Callable[[tuple[Any, ...], str], Denial | None]] = {
     "code.__new__": _never,
     "resource.prlimit": _never,
     "sys.addaudithook": _new_hook,
-    "import": _importing,
+    "import": _check_import,
     "marshal.loads": _unmarshal,
     "marshal.load": _unmarshal,
     "compile": _compile,

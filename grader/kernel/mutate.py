@@ -3,8 +3,8 @@
 Used to check that nothing a caller does to a payload mapping, an event, a returned sequence
 or a replayed message reaches into the log. Each change is a *descriptor*
 ``[path, operation, argument]`` that the trusted side writes as a line of Python
-(``e1.payload["meta"][0] = "changed"``); the plan reads the log again after each change that
-did not raise, so a transcript can end with the one line that did the damage.
+(``e1.payload["meta"][0] = "changed"``); the plan reads the log again after the changes (see
+``_mutate`` in :mod:`.plans`), so a transcript can end with the line that did the damage.
 
 A *path* leads from a kept value to a part of it, one step at a time: ``["i", key]`` is
 ``value[key]`` and ``["a", name]`` is ``value.name``.
@@ -17,12 +17,14 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from grader.kernel.capture import _list_append
-    from grader.kernel.observe import EVENT_FIELDS, _Counter, is_mapping, observe
+    from grader.kernel.observe import _Counter, _looks_like_event, is_mapping, observe
 
 CHANGED = "changed"
 #: What assigning to each attribute of an event puts there (the payload: a fresh empty dict).
 NEW_FIELD_VALUES = (("event_id", 99), ("session_id", CHANGED), ("type", CHANGED), ("payload", None))
 MAX_PATH = 64
+#: How many items of one container are followed (and the last one too): see _container_paths.
+FOLLOWED_ITEMS = 3
 
 #: Each operation: what it does to its target, given its argument.
 OPERATIONS: dict[str, Callable[[Any, Any], object]] = {
@@ -59,7 +61,8 @@ def follow(root: Any, path: list[Any]) -> Any:
 def changes_of(
     get_root: Callable[[], Any], modes: list[str]
 ) -> Iterator[tuple[list[Any], str, Any]]:
-    """Change what ``get_root()`` holds, in place; yield each change that did not raise.
+    """The changes to make to what ``get_root()`` holds, one at a time, not yet made: each
+    is made by :func:`make_change`.
 
     Args:
         get_root: fetches the root again before every attempt, exactly as a line would.
@@ -69,40 +72,49 @@ def changes_of(
             sequence).
 
     Yields:
-        ``(path, operation, argument)`` with ``path`` and ``argument`` as plain data.
+        ``(path, operation, argument)`` as learner values (the path's keys and the argument
+        are the container's own).
     """
     for path, kind in _targets(_quietly(get_root), modes):
         if kind == "attributes":
             planned = [("setattr", name) for name, _ in NEW_FIELD_VALUES]
         else:
-            container = _quietly(lambda path=path: follow(get_root(), path))
+            container = _quietly(_follow_root, get_root, path)
             # Every way to change the root; inside it, one change per container is enough
             # to show a copy that stopped short of it.
             planned = _container_changes(container) if not path else _one_change(container)
         for operation, argument in planned:
-            try:
-                OPERATIONS[operation](follow(get_root(), path), argument)
-            except Exception:
-                continue
-            yield _plain(path), operation, _plain(argument)
+            yield path, operation, argument
+
+
+def make_change(get_root: Callable[[], Any], change: tuple[list[Any], str, Any]) -> Any:
+    """Make one change; the change as plain data, or None when the learner's value refused it
+    (a read-only value may refuse every one)."""
+    path, operation, argument = change
+    try:
+        OPERATIONS[operation](follow(get_root(), path), argument)
+    except Exception:
+        return None
+    return [_plain(path), operation, _plain(argument)]
 
 
 def _plain(value: Any) -> Any:
     return observe(value, _Counter())
 
 
-def _quietly(fetch: Callable[[], Any]) -> Any:
+def _quietly(fetch: Callable[..., Any], *args: Any) -> Any:
     try:
-        return fetch()
+        return fetch(*args)
     except Exception:
         return None
 
 
-def _looks_like_event(value: Any) -> bool:
-    try:
-        return all(hasattr(value, name) for name in EVENT_FIELDS)
-    except Exception:
-        return False
+def _follow_root(get_root: Callable[[], Any], path: list[Any]) -> Any:
+    return follow(get_root(), path)
+
+
+def _item(container: Any, key: Any) -> Any:
+    return container[key]
 
 
 def _targets(root: Any, modes: list[str]) -> list[tuple[list[Any], str]]:
@@ -123,15 +135,21 @@ def _targets(root: Any, modes: list[str]) -> list[tuple[list[Any], str]]:
 
 
 def _container_paths(value: Any, path: list[Any]) -> list[list[Any]]:
-    """Paths to every mapping and sequence inside ``value``, children before parents."""
+    """Paths to the mappings and sequences inside ``value``, children before parents.
+
+    Every level is reached, but of a container's items only the first few and the last are
+    followed: a copy that stops short stops at a depth, a type or a length, never at the
+    137th of 150 siblings, and following all of them would cost a read per change."""
     if len(path) > MAX_PATH:
         return []
     keys = _keys(value)
     if keys is None:
         return []
+    if len(keys) > FOLLOWED_ITEMS + 1:
+        keys = [*keys[:FOLLOWED_ITEMS], keys[-1]]
     found: list[list[Any]] = []
     for key in keys:
-        child = _quietly(lambda key=key: value[key])
+        child = _quietly(_item, value, key)
         found += _container_paths(child, [*path, ["i", key]])
     _list_append(found, path)
     return found

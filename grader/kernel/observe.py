@@ -10,7 +10,9 @@ tuples). What JSON cannot say is a one-key object whose key starts with ``$``:
 
 ``{"$float": "nan"}``, ``{"$bytes": "6869"}``, ``{"$dict": [[key, value], ...]}`` (keys that
 are not all strings, or that start with ``$``), ``{"$opaque": [type name, text]}``,
-``{"$deep": true}`` (nested past :data:`MAX_DEPTH`).
+``{"$deep": true}`` (nested past :data:`MAX_DEPTH`), ``{"$str": "eda0bd"}`` (text holding a
+surrogate, as UTF-8 with surrogates passed: JSON would join ``"\\ud83d\\ude42"``, two lone
+surrogates, into the one character ``"🙂"``).
 """
 
 from __future__ import annotations
@@ -23,9 +25,12 @@ if TYPE_CHECKING:
         _float_exact,
         _int_exact,
         _list_append,
+        _str_encode,
         _str_exact,
+        _str_isascii,
         _str_join,
         _str_startswith,
+        _UnicodeEncodeError,
     )
 
 #: How deep a learner value is followed: far past any payload the grader builds.
@@ -63,14 +68,16 @@ def observe(value: Any, counter: _Counter, depth: int = 0) -> Any:
     """``value`` as plain data (see the module docstring)."""
     counter.tick()
     kind = type(value)
-    if kind is str or kind is bool or value is None or kind is int:
+    if kind is str:
+        return value if _str_isascii(value) else _exact_text(value)
+    if kind is bool or value is None or kind is int:
         return value
     if kind is float:
         return value if -_INF < value < _INF else {"$float": repr(value)}
     if depth > MAX_DEPTH:
         return {"$deep": True}
     if isinstance(value, str):
-        return _str_exact(value)
+        return _exact_text(_str_exact(value))
     if isinstance(value, int):
         return value if isinstance(value, bool) else _int_exact(value)
     if isinstance(value, float):
@@ -82,6 +89,15 @@ def observe(value: Any, counter: _Counter, depth: int = 0) -> Any:
     if is_mapping(value):
         return _mapping(value, counter, depth)
     return {"$opaque": [kind.__name__, show(value)]}
+
+
+def _exact_text(value: str) -> Any:
+    """Text as it is, unless it holds a surrogate (see the module docstring)."""
+    try:
+        _str_encode(value, "utf-8")
+    except _UnicodeEncodeError:
+        return {"$str": _bytes_hex(_str_encode(value, "utf-8", "surrogatepass"))}
+    return value
 
 
 def is_mapping(value: Any) -> bool:
@@ -116,7 +132,7 @@ def items_of(value: Any) -> list[Any]:
 
 def event_view(event: Any, counter: _Counter) -> list[Any]:
     """``[event_id, session_id, type, payload]``, each observed."""
-    fields = []
+    fields: list[Any] = []
     for name in EVENT_FIELDS:
         try:
             field = getattr(event, name)
@@ -222,7 +238,8 @@ def _looks_like_event(value: Any) -> bool:
 
 def _without_addresses(text: str) -> str:
     """``<Foo object at 0x7f3a...>`` without the address, which changes on every run."""
-    out, index = [], 0
+    out: list[str] = []
+    index = 0
     while (found := text.find("0x", index)) >= 0:
         end = found + 2
         while end < len(text) and text[end] in "0123456789abcdefABCDEF":

@@ -34,7 +34,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from grader.kernel.calls import guarded
     from grader.kernel.capture import _list_append
-    from grader.kernel.mutate import changes_of, follow
+    from grader.kernel.mutate import changes_of, follow, make_change
     from grader.kernel.observe import TooLarge, Unreadable, show, view
     from grader.kernel.wire import decode, encode
 
@@ -117,6 +117,10 @@ def _observed(value: Any, kind: str) -> dict[str, Any]:
         return {"unreadable": problem.what, "shown": show(problem.value)}
 
 
+def _appended(append: Callable[..., Any], args: tuple[Any, ...]) -> dict[str, Any]:
+    return _pair(append(*args), "$last", None)
+
+
 def _appends(log: Any, items: list[Any], keep_log: str) -> dict[str, Any]:
     current = decode(log, VALUES)
     append = FUNCTIONS["append_event"]
@@ -124,7 +128,7 @@ def _appends(log: Any, items: list[Any], keep_log: str) -> dict[str, Any]:
     for number, (session, kind, payload) in enumerate(items):
         PROGRESS[1] = number
         args = (current, decode(session, VALUES), decode(kind, VALUES), decode(payload, VALUES))
-        answer = guarded(lambda args=args: _pair(append(*args), "$last", None))
+        answer = guarded(_appended, append, args)
         if "value" not in answer:
             return {"events": events, "stop": number, "answer": answer}
         _list_append(events, answer["value"])
@@ -159,25 +163,61 @@ def _make(name: str, data: Any) -> dict[str, Any]:
     return {}
 
 
-def _mutate(name: str, path: list[Any], modes: list[str], reads: list[Any]) -> dict[str, Any]:
+def _mutate(
+    name: str, path: list[Any], modes: list[str], reads: list[Any], precise: bool = False
+) -> dict[str, Any]:
+    """Make every change; run ``reads`` and compare them with how they answered before.
+
+    ``precise`` reads after each change, so the first read that differs follows the one
+    change that did the damage. Otherwise the reads run only before a ``clear`` and at the
+    end: the other changes add, replace and remove so that together they never leave a
+    container as it was, but a ``clear`` can return an empty one to how it was. An answer
+    whose reads differ then says ``batched``, and the trusted side runs the example again,
+    precisely, to show the one line that did the damage."""
     root = VALUES[name]
+
+    def get_root() -> Any:
+        return follow(root, path)
+
     before = [run_step(read) for read in reads]
     baseline = [encode(answer) for answer in before]
     done: list[Any] = []
-    changes = changes_of(lambda: follow(root, path), modes)
+    changes = changes_of(get_root, modes)
     while True:
         PROGRESS[1] = len(done) + 1
-        change = guarded(lambda: {"change": next(changes, None)})
-        if "change" not in change:
-            return {"changes": done, "stopped": change}
-        if change["change"] is None:
+        planned = guarded(lambda: {"change": next(changes, None)})
+        if "change" not in planned:
+            return {"changes": done, "stopped": planned}
+        change = planned["change"]
+        if not precise and done and (change is None or change[1] == "clear"):
+            differs = _differs(reads, before, baseline)
+            if differs is not None:
+                return {"changes": done, **differs, "batched": True}
+        if change is None:
             return {"changes": done}
-        _list_append(done, change["change"])
-        for number, read in enumerate(reads):
-            after = run_step(read)
-            # Compared as JSON text: 1 == 1.0 == True in Python, not in an observation.
-            if encode(after) != baseline[number]:
-                return {"changes": done, "read": number, "before": before[number], "after": after}
+        made = guarded(_made, get_root, change)
+        if "made" not in made:
+            return {"changes": done, "stopped": made}
+        if made["made"] is None:
+            continue
+        _list_append(done, made["made"])
+        if precise:
+            differs = _differs(reads, before, baseline)
+            if differs is not None:
+                return {"changes": done, **differs}
+
+
+def _made(get_root: Callable[[], Any], change: tuple[list[Any], str, Any]) -> dict[str, Any]:
+    return {"made": make_change(get_root, change)}
+
+
+def _differs(reads: list[Any], before: list[Any], baseline: list[bytes]) -> dict[str, Any] | None:
+    for number, read in enumerate(reads):
+        after = run_step(read)
+        # Compared as JSON text: 1 == 1.0 == True in Python, not in an observation.
+        if encode(after) != baseline[number]:
+            return {"read": number, "before": before[number], "after": after}
+    return None
 
 
 def _output() -> dict[str, Any]:

@@ -10,6 +10,7 @@ tuple ``(TAG, ...)``:
 ``("$proxy", {mapping})``          a ``types.MappingProxyType`` over a dict
 ``("$mapping", {mapping})``        a read-only ``Mapping`` that is not a dict
 ``("$text", "s")``                 a subclass of ``str``
+``("$defaultdict", {mapping})``    a ``collections.defaultdict(str)``: a missing key reads as ""
 =================================  ===================================================
 
 Answers leave as JSON text, written by the C encoder from plain data only (see
@@ -21,7 +22,14 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from grader.kernel.capture import _encode_string, _make_encoder, _MappingProxy, _str_join
+    from grader.kernel.capture import (
+        _DefaultDict,
+        _encode_string,
+        _make_encoder,
+        _MappingProxy,
+        _str,
+        _str_join,
+    )
     from grader.kernel.isolated import ReadOnlyMapping, Text
 
 
@@ -49,6 +57,8 @@ def decode(data: Any, values: dict[str, Any]) -> Any:
         return ReadOnlyMapping(decode(data[1], values))
     if tag == "$text":
         return Text(data[1])
+    if tag == "$defaultdict":
+        return _DefaultDict(_str, decode(data[1], values))
     raise ValueError(f"unknown tag {tag!r}")
 
 

@@ -14,8 +14,8 @@ import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 
-from grader.i18n import text
 from grader.engine.outcomes import Status
+from grader.i18n import text
 from maintainer.release.isolation import run_python
 from maintainer.release.notebook_runs import execute_notebooks
 

@@ -1,4 +1,5 @@
-"""Helpers for the grader's own tests: run the CLI, write small targets, grade the corpus."""
+"""Helpers for the grader's own tests: run the command line, write small targets, grade the
+corpus (each file once per session, one per core)."""
 
 from __future__ import annotations
 
@@ -13,18 +14,17 @@ from pathlib import Path
 
 import pytest
 
+from grader.engine.outcomes import Report
 from grader.i18n import using_language
-from grader.report import Report
-from grader.runner import run
-from grader.tasks import TASKS
+from grader.run import grade
+from grader.tasks import TASKS, select
 from tests.implementations.corpus import correct_files, write_mutant
 from tests.implementations.mutants import MUTANTS
 
 KIT_ROOT = Path(__file__).resolve().parents[2]
-CORPUS = KIT_ROOT / "tests" / "implementations"
 CORRECT_FILES = correct_files()
-# Generous: a full grade takes a second or two, but CI machines can be slow and busy.
-CLI_TIMEOUT = 120
+# Generous: a full grade takes seconds, but CI machines can be slow and busy.
+CLI_TIMEOUT = 300
 
 
 def run_grader(
@@ -34,7 +34,7 @@ def run_grader(
     return subprocess.run(
         [sys.executable, "-m", "grader", *args],
         cwd=cwd,
-        env={**os.environ, **(env or {})},
+        env={**os.environ, "LANGUAGE": "en", **(env or {})},
         capture_output=True,
         text=True,
         timeout=CLI_TIMEOUT,
@@ -48,30 +48,41 @@ def write_target(tmp_path: Path) -> Callable[[str, str], Path]:
 
     def write(name: str, source: str) -> Path:
         path = tmp_path / name
+        path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(textwrap.dedent(source), encoding="utf-8")
         return path
 
     return write
 
 
-def grade_file(path: Path) -> Report:
-    """Grade one file exactly as ``python -m grader --target PATH`` does (in a pool worker),
-    in English, whatever the locale, so tests can compare sentences."""
+def _grade(job: tuple[Path, tuple[str, ...]]) -> Report:
+    path, tasks = job
     with using_language("en"):
-        return run(str(path), TASKS)
+        return grade(str(path), select(list(tasks)), lanes=1)
 
 
-@pytest.fixture(scope="session")
-def graded_corpus(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Report]:
-    """Every correct file and every mutant, graded once: name -> report.
-
-    One grading per core at a time, each in a fresh spawned process with its own sandboxed
-    child, exactly as the batch grades a class.
-    """
-    folder = tmp_path_factory.mktemp("mutants")
-    paths = [*CORRECT_FILES, *(write_mutant(mutant, folder) for mutant in MUTANTS)]
+def grade_all(jobs: list[tuple[Path, tuple[str, ...]]]) -> list[Report]:
+    """Grade every (file, tasks) job, one per core, each in a fresh process."""
     context = multiprocessing.get_context("spawn")
     workers = max(2, len(os.sched_getaffinity(0)))
     with ProcessPoolExecutor(workers, mp_context=context) as pool:
-        reports = list(pool.map(grade_file, paths))
-    return {path.stem: report for path, report in zip(paths, reports, strict=True)}
+        return list(pool.map(_grade, jobs))
+
+
+@pytest.fixture(scope="session")
+def graded_correct() -> dict[str, Report]:
+    """Every correct file of the corpus, graded in full once: stem -> report."""
+    reports = grade_all([(path, ()) for path in CORRECT_FILES])
+    return {path.stem: report for path, report in zip(CORRECT_FILES, reports, strict=True)}
+
+
+@pytest.fixture(scope="session")
+def graded_mutants(tmp_path_factory: pytest.TempPathFactory) -> Callable[[str], Report]:
+    """Every mutant graded once, on the task it must lose: name -> report."""
+    folder = tmp_path_factory.mktemp("mutants")
+    jobs = [(write_mutant(mutant, folder), (mutant.task,)) for mutant in MUTANTS]
+    reports = dict(zip((m.name for m in MUTANTS), grade_all(jobs), strict=True))
+    return reports.__getitem__
+
+
+__all__ = ["TASKS"]

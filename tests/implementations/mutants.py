@@ -852,3 +852,283 @@ MUTANTS: tuple[Mutant, ...] = (
         frozenset({"replay"}),
     ),
 )
+
+C07_ID = "    event = Event(len(log) + 1, session_id, event_type, items)\n"
+C07_READ = "    return tuple(e for e in log if e.session_id == session_id and e.event_id > after_event_id)\n"
+C07_ITEMS = "    items = tuple((key, copy.deepcopy(value)) for key, value in payload.items())\n"
+C07_FITS = (
+    "        if e.session_id == session_id\n"
+    '        and e.type in ("tool_call", "tool_result")\n'
+    '        and e.payload["call_id"] == call_id\n'
+)
+C07_TYPE = "    if not isinstance(event_type, str) or event_type not in NEEDS:\n"
+C07_USER = '            messages.append({"role": "user", "content": p["content"]})\n'
+C07_RESULT = '            messages.append({"role": "tool", "tool_call_id": p["call_id"], "content": p["content"]})\n'
+C07_RUN = '            if previous == "tool_call":\n'
+C07_VALID = "    if not isinstance(payload, Mapping):\n        return False\n"
+
+#: Mutants whose bug lives in an input class the examples reach only since issue 17: sizes
+#: past 9, 99, 255 and 999; open alphabets (case, prefixes, Unicode forms, separators, control
+#: characters); deep or odd payloads; branches; refusals deep in a history. Each names its
+#: class in ``INPUT_CLASSES`` (tests/grader/test_clauses.py checks each class has one).
+INPUT_CLASS_MUTANTS: tuple[Mutant, ...] = (
+    Mutant(
+        "ids_wrap_at_256",
+        "c07_tuple_log",
+        "append_and_ids",
+        "Ids are kept in one byte: the 256th event gets id 1 again.",
+        ((C07_ID, "    event = Event(len(log) % 255 + 1, session_id, event_type, items)\n"),),
+        frozenset({"read_and_resume", "replay", "reject_bad_input"}),
+    ),
+    Mutant(
+        "reads_scan_the_last_100",
+        "c07_tuple_log",
+        "read_and_resume",
+        "Reads look at the last 100 events only: a long log loses its oldest events.",
+        (
+            (
+                C07_READ,
+                "    return tuple(e for e in log[-100:] if e.session_id == session_id and e.event_id > after_event_id)\n",
+            ),
+        ),
+        frozenset({"replay", "reject_bad_input"}),
+    ),
+    Mutant(
+        "reads_sorted_by_text_id",
+        "c07_tuple_log",
+        "read_and_resume",
+        "Reads sort events by their id as text: event 10 comes before event 9.",
+        (
+            (
+                C07_READ,
+                "    return tuple(sorted((e for e in log if e.session_id == session_id and e.event_id > after_event_id), key=lambda e: str(e.event_id)))\n",
+            ),
+        ),
+        frozenset({"replay", "reject_bad_input"}),
+    ),
+    Mutant(
+        "sessions_compared_after_nfc",
+        "c07_tuple_log",
+        "read_and_resume",
+        'Reads compare session ids after Unicode normalisation: "é" written two ways is one session.',
+        (
+            (
+                C07_READ,
+                "    import unicodedata\n    return tuple(e for e in log if unicodedata.normalize('NFC', e.session_id) == unicodedata.normalize('NFC', session_id) and e.event_id > after_event_id)\n",
+            ),
+        ),
+        frozenset({"replay", "reject_bad_input"}),
+    ),
+    Mutant(
+        "call_ids_keyed_with_a_colon",
+        "c07_tuple_log",
+        "reject_bad_input",
+        "Call ids are checked by a key joining session and call id with ':', so session 'a:b' calling 'c' answers session 'a' asking for 'b:c'.",
+        (
+            (
+                C07_FITS,
+                '        if f"{e.session_id}:{e.payload[\'call_id\']}" == f"{session_id}:{call_id}"\n        and e.type in ("tool_call", "tool_result")\n',
+            ),
+        ),
+    ),
+    Mutant(
+        "call_ids_without_case",
+        "c07_tuple_log",
+        "reject_bad_input",
+        'Call ids are compared without case: "Call_1" counts as "call_1".',
+        (
+            (
+                C07_FITS,
+                '        if e.session_id == session_id\n        and e.type in ("tool_call", "tool_result")\n        and e.payload["call_id"].lower() == call_id.lower()\n',
+            ),
+        ),
+        frozenset({"append_and_ids"}),
+    ),
+    Mutant(
+        "call_ids_checked_in_a_window",
+        "c07_tuple_log",
+        "reject_bad_input",
+        "Call ids are checked against the last 50 events only: a call reused after a long gap is accepted.",
+        (
+            (
+                "        for e in log\n        if e.session_id == session_id\n",
+                "        for e in log[-50:]\n        if e.session_id == session_id\n",
+            ),
+        ),
+        frozenset({"append_and_ids"}),
+    ),
+    Mutant(
+        "long_content_refused",
+        "c07_tuple_log",
+        "reject_bad_input",
+        "Content longer than 65,536 characters is refused.",
+        (
+            (
+                C07_VALID,
+                C07_VALID
+                + "    if len(str(payload.get('content', ''))) > 65536:\n        return False\n",
+            ),
+        ),
+        frozenset({"append_and_ids"}),
+    ),
+    Mutant(
+        "crlf_normalised",
+        "c07_tuple_log",
+        "append_and_ids",
+        "Line breaks in text values are normalised: \\r\\n is stored as \\n.",
+        (
+            (
+                C07_ITEMS,
+                "    items = tuple((key, value.replace('\\r\\n', '\\n') if isinstance(value, str) else copy.deepcopy(value)) for key, value in payload.items())\n",
+            ),
+        ),
+        frozenset({"read_and_resume", "replay", "reject_bad_input"}),
+    ),
+    Mutant(
+        "unprintable_content_refused",
+        "c07_tuple_log",
+        "reject_bad_input",
+        "Content with control characters is refused.",
+        (
+            (
+                C07_VALID,
+                C07_VALID
+                + "    if not str(payload.get('content', '')).replace('\\n', '').isprintable():\n        return False\n",
+            ),
+        ),
+        frozenset({"append_and_ids"}),
+    ),
+    Mutant(
+        "copy_stops_at_depth_two",
+        "c07_tuple_log",
+        "append_and_ids",
+        "The payload is copied two levels deep: a list three levels down is still the caller's.",
+        (
+            (
+                C07_ITEMS,
+                "    def two(v, depth=0):\n        if depth >= 2:\n            return v\n        if isinstance(v, dict):\n            return {k: two(x, depth + 1) for k, x in v.items()}\n        if isinstance(v, list):\n            return [two(x, depth + 1) for x in v]\n        return v\n    items = tuple((key, two(value)) for key, value in payload.items())\n",
+            ),
+        ),
+        frozenset({"read_and_resume"}),
+    ),
+    Mutant(
+        "tuples_not_copied",
+        "c07_tuple_log",
+        "append_and_ids",
+        "The copy walks dicts and lists but keeps tuples as they are: a list inside a tuple is still the caller's.",
+        (
+            (
+                C07_ITEMS,
+                "    def copied(v):\n        if isinstance(v, dict):\n            return {k: copied(x) for k, x in v.items()}\n        if isinstance(v, list):\n            return [copied(x) for x in v]\n        return v\n    items = tuple((key, copied(value)) for key, value in payload.items())\n",
+            ),
+        ),
+        frozenset({"read_and_resume"}),
+    ),
+    Mutant(
+        "proxy_copied_shallowly",
+        "c07_tuple_log",
+        "append_and_ids",
+        "A MappingProxyType payload is copied by its items only: a nested list behind it is still the caller's.",
+        (
+            (
+                C07_ITEMS,
+                "    from types import MappingProxyType\n    if isinstance(payload, MappingProxyType):\n        items = tuple(payload.items())\n    else:\n        items = tuple((key, copy.deepcopy(value)) for key, value in payload.items())\n",
+            ),
+        ),
+        frozenset({"read_and_resume"}),
+    ),
+    Mutant(
+        "empty_reads_share_one_list",
+        "c06_lists_everywhere",
+        "read_and_resume",
+        "A read that finds nothing returns one module-level list, the same for every caller.",
+        (
+            (
+                "    return [e for e in log.events if e.session_id == session_id and e.event_id > after_event_id]\n",
+                "    found = [e for e in log.events if e.session_id == session_id and e.event_id > after_event_id]\n    return found or NOTHING\n\n\nNOTHING: list[Event] = []\n",
+            ),
+        ),
+    ),
+    Mutant(
+        "replay_cached_by_length",
+        "c07_tuple_log",
+        "replay",
+        "Replays are cached by (session, length of the log): two branches of the same length replay alike.",
+        (
+            (
+                'def replay_session(log: EventLog, session_id: str) -> tuple[dict[str, Any], ...]:\n    """Return the session as Chat Completions messages, built fresh on every call."""\n',
+                'CACHE: dict[Any, Any] = {}\n\n\ndef replay_session(log: EventLog, session_id: str) -> tuple[dict[str, Any], ...]:\n    """Return the session as Chat Completions messages, built fresh on every call."""\n    key = (session_id, len(log))\n    if key not in CACHE:\n        CACHE[key] = _replay(log, session_id)\n    return copy.deepcopy(CACHE[key])\n\n\ndef _replay(log: EventLog, session_id: str) -> tuple[dict[str, Any], ...]:\n',
+            ),
+        ),
+    ),
+    Mutant(
+        "replay_run_capped_at_five",
+        "c07_tuple_log",
+        "replay",
+        "A run of tool calls holds at most five calls; the sixth starts a new message.",
+        (
+            (
+                C07_RUN,
+                '            if previous == "tool_call" and len(messages[-1]["tool_calls"]) < 5:\n',
+            ),
+        ),
+    ),
+    Mutant(
+        "replay_passes_the_name_key",
+        "c07_tuple_log",
+        "replay",
+        "A user message's extra 'name' key is copied into its chat message.",
+        (
+            (
+                C07_USER,
+                '            messages.append({"role": "user", "content": p["content"], **({"name": p["name"]} if "name" in p else {})})\n',
+            ),
+        ),
+    ),
+    Mutant(
+        "replay_parses_json_results",
+        "c07_tuple_log",
+        "replay",
+        "A tool result whose content is JSON is parsed and written back compact.",
+        (
+            (
+                C07_RESULT,
+                '            import json\n            try:\n                text = json.dumps(json.loads(p["content"]), separators=(\',\', \':\'))\n            except ValueError:\n                text = p["content"]\n            messages.append({"role": "tool", "tool_call_id": p["call_id"], "content": text})\n',
+            ),
+        ),
+    ),
+    Mutant(
+        "replay_calls_join_an_empty_assistant_message",
+        "c07_tuple_log",
+        "replay",
+        "A tool call joins the message before it when that message is an assistant message with empty text.",
+        (
+            (
+                C07_RUN,
+                '            if previous == "tool_call" or (messages and messages[-1].get("role") == "assistant" and not messages[-1].get("content") and "tool_calls" not in messages[-1] and messages[-1].setdefault("tool_calls", []) == []):\n',
+            ),
+        ),
+    ),
+    Mutant(
+        "unhashable_type_raises_type_error",
+        "c07_tuple_log",
+        "reject_bad_input",
+        "The event type is looked up in a set first: a list as the type raises TypeError, not ValueError.",
+        ((C07_TYPE, "    if event_type not in set(NEEDS):\n"),),
+    ),
+    Mutant(
+        "call_ids_with_spaces_refused",
+        "c07_tuple_log",
+        "reject_bad_input",
+        "A call id or tool name with a space in it is refused.",
+        (
+            (
+                C07_VALID,
+                C07_VALID
+                + "    if \" \" in str(payload.get('call_id', '')) + str(payload.get('name', '')):\n        return False\n",
+            ),
+        ),
+        frozenset({"append_and_ids"}),
+    ),
+)
+MUTANTS = MUTANTS + INPUT_CLASS_MUTANTS

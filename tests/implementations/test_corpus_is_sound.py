@@ -14,9 +14,9 @@ import sys
 from pathlib import Path
 
 import pytest
+from grader.contract import FUNCTION_NAMES, TASK_IDS
 
 import solutions
-from grader.contract import FUNCTION_NAMES, TASK_IDS
 from tests.implementations.clause_checks import failed_tasks
 from tests.implementations.corpus import (
     CORRECT_DIR,

@@ -89,8 +89,14 @@ def main(argv: list[str]) -> int:
             print(
                 text("cli.batch.closed", paths=", ".join(str(path) for path in closed)), flush=True
             )
-        rows = run_batch(arguments.submissions, arguments.out, settings, arguments.workers,
-                         show_progress=not arguments.no_progress, results_format=arguments.format)  # fmt: skip
+        rows = run_batch(
+            arguments.submissions,
+            arguments.out,
+            settings,
+            arguments.workers,
+            show_progress=not arguments.no_progress,
+            results_format=arguments.format,
+        )
     print(render_outcome(rows, arguments.out, time.monotonic() - started))
     return 0
 

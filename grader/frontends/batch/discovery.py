@@ -22,6 +22,7 @@ import stat
 import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
+from typing import cast
 
 from grader.engine.outcomes import Said
 from grader.frontends.report import printable
@@ -145,7 +146,7 @@ def _copy(
 
 def _problem(error: TargetError) -> Said:
     if error.reason == "too_large":
-        files, size = error.detail  # type: ignore[misc]
+        files, size = cast(tuple[int, int], error.detail)
         return Said("load.too_large", {"files": files, "size": size})
     if error.reason == "too_deep":
         return Said("load.too_deep", {"depth": error.detail})

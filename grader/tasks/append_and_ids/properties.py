@@ -11,9 +11,9 @@ from hypothesis import strategies as st
 
 from grader.engine.checks import Branching, add_probes, branchings, probes
 from grader.engine.plan import Plan
-from grader.engine.programs import Append, Block, Program, Style, programs, tagged
+from grader.engine.programs import Append, Block, Program, Style, programs, sweep, tagged
 from grader.engine.properties import Property
-from grader.engine.steps import EventVar, LogVar, Step
+from grader.engine.steps import EventVar, LogVar
 from grader.values import Text
 
 STYLE = Style(singles=8, blocks=1, longest=300)
@@ -74,12 +74,17 @@ def caller_payload(plan: Plan, program: Program) -> None:
         if isinstance(segment, Block):
             log = plan.block(log, segment)
             continue
-        name = plan.make("p", segment.payload)
+        name = plan.keep_payload(segment)
         log, event = plan.append(log, segment, payload_ref=name)
         kept.append((name, event))
-    reads = _looks(plan, log, [event for _, event in kept])
-    for name, _ in kept:
-        plan.mutate(name, name, [], ["deep"], reads, "append.caller_payload_copied")
+    for name, event in kept:
+        # After each change, its own event is read; after them all, every event and the
+        # log, for a change that reached further than its own event.
+        own = plan.reads_of(Plan.view, event, "append.caller_payload_copied")
+        plan.mutate(name, name, [], ["deep"], own, "append.caller_payload_copied")
+    for _, event in kept:
+        plan.view(event, "append.caller_payload_copied")
+    add_probes(plan, log)
 
 
 def payload_read_only(plan: Plan, program: Program) -> None:
@@ -99,13 +104,6 @@ def events_are_facts(plan: Plan, program: Program) -> None:
     reads = probes(plan, log)
     for event in events:
         plan.mutate(event.name, event.name, [], ["attributes"], reads, "append.events_are_facts")
-
-
-def _looks(plan: Plan, log: LogVar, events: list[EventVar]) -> list[Step]:
-    views = plan.reads_of(
-        lambda inner: [inner.view(e, "append.caller_payload_copied") for e in events]
-    )
-    return views + probes(plan, log)
 
 
 # --- the boundary programs ------------------------------------------------------------------
@@ -154,24 +152,59 @@ ODD_PAYLOADS = tagged(
     )
 )
 SIBLINGS = Branching(
-    Program(("a", "b"), (Block("filler", 300, ("a",), "loop0"), Append("b", "user_message", {"content": "hi"}))),
-    ((0, Append("b", "user_message", {"content": "first"})), (1, Append("a", "user_message", {"content": "x"})),
-     (1, Append("b", "user_message", {"content": "y"}))),
-)  # fmt: skip
+    Program(
+        ("a", "b"),
+        (Block("filler", 300, ("a",), "loop0"), Append("b", "user_message", {"content": "hi"})),
+    ),
+    (
+        (0, Append("b", "user_message", {"content": "first"})),
+        (1, Append("a", "user_message", {"content": "x"})),
+        (1, Append("b", "user_message", {"content": "y"})),
+    ),
+)
 
+SWEEP = sweep()
 PROMISES_SEEN = (
-    "append.returns_pair", "append.event_attributes", "append.event_ids", "append.event_fields",
+    "append.returns_pair",
+    "append.event_attributes",
+    "append.event_ids",
+    "append.event_fields",
     "append.old_log_unchanged",
-)  # fmt: skip
+)
 PROPERTIES = (
-    Property("appends", programs(STYLE), appends, 30, (LONG, TAKING_TURNS, ODD_PAYLOADS), PROMISES_SEEN),
-    Property("branches", branchings(STYLE), branches, 20, (SIBLINGS,), ("append.branches",)),
-    Property("caller_payload", programs(SHORT, least=1), caller_payload, 15, (ODD_PAYLOADS,),
-             ("append.caller_payload_copied",)),
-    Property("payload_read_only", programs(SHORT, least=1), payload_read_only, 12, (ODD_PAYLOADS,),
-             ("append.payload_read_only",)),
-    Property("events_are_facts", programs(SHORT, least=1), events_are_facts, 10, (),
-             ("append.events_are_facts",)),
-)  # fmt: skip
+    Property(
+        "appends",
+        programs(STYLE),
+        appends,
+        15,
+        (LONG, TAKING_TURNS, ODD_PAYLOADS, SWEEP),
+        PROMISES_SEEN,
+    ),
+    Property("branches", branchings(STYLE), branches, 10, (SIBLINGS,), ("append.branches",)),
+    Property(
+        "caller_payload",
+        programs(SHORT, least=1),
+        caller_payload,
+        8,
+        (ODD_PAYLOADS, SWEEP),
+        ("append.caller_payload_copied",),
+    ),
+    Property(
+        "payload_read_only",
+        programs(SHORT, least=1),
+        payload_read_only,
+        6,
+        (ODD_PAYLOADS,),
+        ("append.payload_read_only",),
+    ),
+    Property(
+        "events_are_facts",
+        programs(SHORT, least=1),
+        events_are_facts,
+        5,
+        (),
+        ("append.events_are_facts",),
+    ),
+)
 
 __all__ = ["PROPERTIES", "st"]

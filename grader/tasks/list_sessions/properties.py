@@ -2,24 +2,35 @@
 refused appends that must not open a session; results that are the caller's own.
 
 The boundary programs always run first: 300 sessions one after another (a cache of N
-sessions breaks), and eight ids that differ only by case, a prefix, a space, a separator or
-their Unicode form.
+sessions breaks), eight ids that differ only by case, a prefix, a space, a separator or
+their Unicode form, thirty sessions with a refused append of every kind between them, and
+every session id of the alphabet.
 """
 
 from __future__ import annotations
+
+from typing import Any
 
 from hypothesis import strategies as st
 
 from grader.engine.checks import Branching, branchings
 from grader.engine.plan import Plan
-from grader.engine.programs import PATTERNS, SPREAD, Block, Program, Style, programs
+from grader.engine.programs import PATTERNS, SPREAD, Block, Program, Style, programs, sweep
 from grader.engine.properties import Property
 
 STYLE = Style(singles=8, blocks=2, longest=300, sessions=6, patterns=(*PATTERNS, SPREAD))
 SHORT = Style(singles=5, blocks=1, longest=40, sessions=4)
 CHANGED = "append.old_log_unchanged"
-#: Appended (and refused: an unknown type) between segments, each in a session of its own.
-REFUSED = ("refused", "system")
+#: Appended (and refused) between segments, each in a session of its own, refused for one of
+#: these reasons in turn: (event type, payload, reason).
+REFUSALS: tuple[tuple[str, Any, str], ...] = (
+    ("system", {"content": "hi"}, "unknown_type"),
+    ("user_message", {}, "missing_key"),
+    ("user_message", ["content"], "payload_not_mapping"),
+    ("tool_call", {"call_id": "c", "name": "", "arguments": "{}"}, "empty_value"),
+    ("tool_result", {"call_id": "never", "content": "42"}, "result_without_call"),
+    ("assistant_message", {"content": None}, "wrong_value_type"),
+)
 
 
 def listing(plan: Plan, example: tuple[Program, int]) -> None:
@@ -31,8 +42,9 @@ def listing(plan: Plan, example: tuple[Program, int]) -> None:
     plan.list_sessions(log, repeat=CHANGED)
     for index, segment in enumerate(program.segments):
         if mask >> index & 1:
+            event_type, payload, reason = REFUSALS[index % len(REFUSALS)]
             plan.list_sessions(log, repeat="append.refusal_leaves_no_trace")
-            plan.refuse(log, f"{REFUSED[0]}{index}", REFUSED[1], {"content": "hi"}, "unknown_type")
+            plan.refuse(log, f"refused{index}", event_type, payload, reason)
             plan.list_sessions(log, repeat="append.refusal_leaves_no_trace")
         log = (
             plan.block(log, segment) if isinstance(segment, Block) else plan.append(log, segment)[0]
@@ -78,11 +90,27 @@ MANY = Program(
 TWIN_IDS = ("a", "A", "ab", "a ", "é", "e\u0301", "a:b", "a\tb")
 TWINS = Program(TWIN_IDS, (Block("alternate", 16, TWIN_IDS, "loop0"),))
 EMPTY = Program(("a",), ())
+#: Thirty sessions in six blocks: a refused append of each kind goes before each block.
+SOME = Program(
+    tuple("pqrstu"), tuple(Block(SPREAD, 5, (base,), f"loop{i}") for i, base in enumerate("pqrstu"))
+)
 
 PROPERTIES = (
-    Property("listing", st.tuples(programs(STYLE), st.integers(0, 2**10 - 1)), listing, 35,
-             ((MANY, 0), (TWINS, 1), (EMPTY, 0)), ("list.sessions", CHANGED)),
-    Property("branches", branchings(SHORT), branches, 15, (), ("append.branches",)),
-    Property("result_is_a_copy", programs(SHORT), result_is_a_copy, 12, (EMPTY, TWINS),
-             ("list.result_is_a_copy",)),
-)  # fmt: skip
+    Property(
+        "listing",
+        st.tuples(programs(STYLE), st.integers(0, 2**10 - 1)),
+        listing,
+        18,
+        ((MANY, 0), (TWINS, 1), (EMPTY, 0), (SOME, 2**6 - 1), (sweep(), 0)),
+        ("list.sessions", CHANGED),
+    ),
+    Property("branches", branchings(SHORT), branches, 8, (), ("append.branches",)),
+    Property(
+        "result_is_a_copy",
+        programs(SHORT),
+        result_is_a_copy,
+        6,
+        (EMPTY, TWINS, SOME),
+        ("list.result_is_a_copy",),
+    ),
+)

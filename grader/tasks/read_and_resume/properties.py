@@ -12,7 +12,7 @@ from grader.engine.alphabets import TWINS
 from grader.engine.checks import Branching, branchings, read_back
 from grader.engine.oracle import ModelLog
 from grader.engine.plan import Plan
-from grader.engine.programs import Append, Block, Program, Style, programs
+from grader.engine.programs import SPREAD, Append, Block, Program, Style, programs, sweep
 from grader.engine.properties import Property
 from grader.engine.steps import LogVar
 
@@ -110,16 +110,20 @@ def branches(plan: Plan, example: Branching) -> None:
 
 def results_are_copies(plan: Plan, program: Program) -> None:
     """Changing what a read returned (the sequence, or the payloads in it) reaches nothing:
-    for empty results too (an unknown session, an id past the end, an empty log)."""
+    for empty results too (an unknown session, an id past the end, an empty log).
+
+    After each change the same session is read again; after all of them, every session."""
     log, _ = build(plan, program)
     sessions = [*program.family[:3], "nobody"]
-    again = read_back(plan, log, sessions, "get_events_for_session")
     for number, session in enumerate(sessions, start=1):
         name = plan.name(f"read{number}")
         after = len(log.model.events) + 1 if session == "nobody" else None
+        own = read_back(plan, log, [session], "get_events_for_session")
         plan.read_events(log, session, after, keep=name).shown = True
         for modes in (["shallow"], ["deep"]):
-            plan.mutate(name, name, [], modes, again, "read.result_is_a_copy")
+            plan.mutate(name, name, [], modes, own, "read.result_is_a_copy")
+    for session in sessions:
+        plan.read_events(log, session)
 
 
 def appended_values(plan: Plan, program: Program) -> None:
@@ -131,15 +135,18 @@ def appended_values(plan: Plan, program: Program) -> None:
         if isinstance(segment, Block):
             log = plan.block(log, segment)
             continue
-        name = plan.make("p", segment.payload)
+        name = plan.keep_payload(segment)
         log, event = plan.append(log, segment, payload_ref=name)
-        kept.append((name, event))
-    again = read_back(plan, log, list(program.family), "get_events_for_session")
-    for name, event in kept:
+        kept.append((name, event, segment.session_id))
+    # After each change its own session is read again; after them all, every session.
+    for name, event, session in kept:
+        again = read_back(plan, log, [session], "get_events_for_session")
         plan.mutate(name, name, [], ["deep"], again, "append.caller_payload_copied")
         plan.mutate(event.name, f"{event.name}.payload", [["a", "payload"]], ["deep"], again,
                     "append.payload_read_only")  # fmt: skip
         plan.mutate(event.name, event.name, [], ["attributes"], again, "append.events_are_facts")
+    for session in program.family:
+        plan.read_events(log, session)
 
 
 # --- the boundary programs ------------------------------------------------------------------
@@ -150,13 +157,36 @@ LONG = Program(
 TWIN_IDS = ("a", "A", "ab", "a ", "é", "e\u0301", "a:b", "a\tb")
 TWIN_SESSIONS = Program(TWIN_IDS, (Block("alternate", 40, TWIN_IDS, "loop0"),))
 EMPTY = Program(("a",), ())
+#: A long session and many sessions: readers that hand out their own list past N items.
+MANY = Program(
+    ("a", "s"), (Block("filler", 120, ("a",), "loop0"), Block(SPREAD, 30, ("s",), "loop1"))
+)
+SWEEP = sweep()
 
 PROPERTIES = (
-    Property("reads", programs(STYLE), reads, 35, (LONG, TWIN_SESSIONS, EMPTY),
-             ("read.session_only", "read.after", CHANGED)),
-    Property("branches", branchings(SHORT), branches, 15, (), ("append.branches",)),
-    Property("results_are_copies", programs(SHORT), results_are_copies, 15, (EMPTY, TWIN_SESSIONS),
-             ("read.result_is_a_copy",)),
-    Property("appended_values", programs(SHORT, least=1), appended_values, 12, (),
-             ("append.caller_payload_copied", "append.payload_read_only", "append.events_are_facts")),
-)  # fmt: skip
+    Property(
+        "reads",
+        programs(STYLE),
+        reads,
+        18,
+        (LONG, TWIN_SESSIONS, EMPTY, SWEEP),
+        ("read.session_only", "read.after", CHANGED),
+    ),
+    Property("branches", branchings(SHORT), branches, 8, (), ("append.branches",)),
+    Property(
+        "results_are_copies",
+        programs(SHORT),
+        results_are_copies,
+        8,
+        (EMPTY, TWIN_SESSIONS, MANY),
+        ("read.result_is_a_copy",),
+    ),
+    Property(
+        "appended_values",
+        programs(SHORT, least=1),
+        appended_values,
+        6,
+        (),
+        ("append.caller_payload_copied", "append.payload_read_only", "append.events_are_facts"),
+    ),
+)

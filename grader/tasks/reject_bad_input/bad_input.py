@@ -9,6 +9,7 @@ with ``:``.
 
 from __future__ import annotations
 
+from collections import defaultdict
 from dataclasses import dataclass
 from typing import Any
 
@@ -62,14 +63,28 @@ def history_free(session: str, model: ModelLog, pick: int) -> list[BadAppend]:
     payload = valid_payload(kind, model, session)
     key = list(REQUIRED_KEYS[kind])[pick % len(REQUIRED_KEYS[kind])]
     rows = [
-        BadAppend(session, BAD_TYPES[pick % len(BAD_TYPES)], {"content": "hi"}, Refusal.UNKNOWN_TYPE.value),
-        BadAppend(BAD_SESSIONS[pick % len(BAD_SESSIONS)], "user_message", {"content": "hi"},
-                  Refusal.BAD_SESSION_ID.value),
-        BadAppend(session, kind, NOT_MAPPINGS[pick % len(NOT_MAPPINGS)], Refusal.PAYLOAD_NOT_MAPPING.value),
-        BadAppend(session, kind, {k: v for k, v in payload.items() if k != key}, Refusal.MISSING_KEY.value),
-        BadAppend(session, kind, {**payload, key: WRONG_VALUES[pick % len(WRONG_VALUES)]},
-                  Refusal.WRONG_VALUE_TYPE.value),
-    ]  # fmt: skip
+        BadAppend(
+            session, BAD_TYPES[pick % len(BAD_TYPES)], {"content": "hi"}, Refusal.UNKNOWN_TYPE.value
+        ),
+        BadAppend(
+            BAD_SESSIONS[pick % len(BAD_SESSIONS)],
+            "user_message",
+            {"content": "hi"},
+            Refusal.BAD_SESSION_ID.value,
+        ),
+        BadAppend(
+            session, kind, NOT_MAPPINGS[pick % len(NOT_MAPPINGS)], Refusal.PAYLOAD_NOT_MAPPING.value
+        ),
+        BadAppend(
+            session, kind, {k: v for k, v in payload.items() if k != key}, Refusal.MISSING_KEY.value
+        ),
+        BadAppend(
+            session,
+            kind,
+            {**payload, key: WRONG_VALUES[pick % len(WRONG_VALUES)]},
+            Refusal.WRONG_VALUE_TYPE.value,
+        ),
+    ]
     tool = "tool_call" if pick % 2 or not model.calls_in(session, OPEN) else "tool_result"
     empty = "name" if tool == "tool_call" and pick % 3 == 0 else "call_id"
     rows.append(
@@ -87,6 +102,45 @@ def history_free(session: str, model: ModelLog, pick: int) -> list[BadAppend]:
     ]
 
 
+def every_rule(session: str, model: ModelLog) -> list[BadAppend]:
+    """Every bad append that needs no history, each variant once: every bad event type and
+    session id, every non-mapping, every required key of every type missing (from a dict and
+    from a ``defaultdict``, where the missing key still reads as ""), every required key of
+    every type holding every wrong type of value, and every empty id or name."""
+    rows = [
+        BadAppend(session, bad, {"content": "hi"}, Refusal.UNKNOWN_TYPE.value) for bad in BAD_TYPES
+    ]
+    rows += [
+        BadAppend(bad, "user_message", {"content": "hi"}, Refusal.BAD_SESSION_ID.value)
+        for bad in BAD_SESSIONS
+    ]
+    rows += [
+        BadAppend(session, EVENT_TYPES[number % 4], bad, Refusal.PAYLOAD_NOT_MAPPING.value)
+        for number, bad in enumerate(NOT_MAPPINGS)
+    ]
+    for kind in EVENT_TYPES:
+        payload = valid_payload(kind, model, session)
+        for key, must_be_non_empty in REQUIRED_KEYS[kind].items():
+            missing = {k: v for k, v in payload.items() if k != key}
+            rows.append(BadAppend(session, kind, missing, Refusal.MISSING_KEY.value))
+            rows.append(
+                BadAppend(session, kind, defaultdict(str, missing), Refusal.MISSING_KEY.value)
+            )
+            rows += [
+                BadAppend(session, kind, {**payload, key: wrong}, Refusal.WRONG_VALUE_TYPE.value)
+                for wrong in WRONG_VALUES
+            ]
+            if must_be_non_empty:
+                rows.append(
+                    BadAppend(session, kind, {**payload, key: ""}, Refusal.EMPTY_VALUE.value)
+                )
+    return [
+        row
+        for row in rows
+        if model.refusal(row.session_id, row.event_type, row.payload) is not None
+    ]  # fmt: skip
+
+
 def call_trouble(model: ModelLog, sessions: list[str], pick: int) -> list[BadAppend]:
     """The call-id refusals this history makes possible, reaching as far back as it can."""
     rows: list[BadAppend] = []
@@ -95,8 +149,14 @@ def call_trouble(model: ModelLog, sessions: list[str], pick: int) -> list[BadApp
         answered = model.calls_in(session, ANSWERED)
         if called:
             reused = called[0] if pick % 2 == 0 else called[-1]
-            rows.append(BadAppend(session, "tool_call", {"call_id": reused, "name": "search", "arguments": "{}"},
-                                  Refusal.CALL_ID_REUSED.value))  # fmt: skip
+            rows.append(
+                BadAppend(
+                    session,
+                    "tool_call",
+                    {"call_id": reused, "name": "search", "arguments": "{}"},
+                    Refusal.CALL_ID_REUSED.value,
+                )
+            )
         if answered:
             again = answered[0] if pick % 2 == 0 else answered[-1]
             rows.append(BadAppend(session, "tool_result", {"call_id": again, "content": "again"},
@@ -111,6 +171,23 @@ def call_trouble(model: ModelLog, sessions: list[str], pick: int) -> list[BadApp
     ]
 
 
+#: What a learner might join a session id and a call id with to make one key: ``a`` asking
+#: for ``b<sep>c`` collides with ``a<sep>b`` having called ``c``.
+SEPARATORS = ("", ":", "\t", "|", "/", " ", "-", "_", ".", ",", ";", "#", "@", "::", "\n",
+              "\x00", "\x1f", "\x1e", "->", "\\")  # fmt: skip
+
+
+def _joined(session: str, owner: str, call: str) -> list[str]:
+    """Call ids that, asked for in ``session``, collide with ``owner``'s ``call`` when session
+    and call id are joined with any of :data:`SEPARATORS` (or compared on a prefix)."""
+    found = []
+    for sep in SEPARATORS:
+        joined = owner + sep + call
+        if owner != session and joined.startswith(session + sep):
+            found.append(joined[len(session) + len(sep) :])
+    return found
+
+
 def _strangers(model: ModelLog, session: str, called: list[str], pick: int) -> list[str]:
     """Call ids this session never called: another session's, a twin of its own, a joined
     key that collides (session ``a`` asked for ``b:c`` when ``a:b`` called ``c``)."""
@@ -120,12 +197,11 @@ def _strangers(model: ModelLog, session: str, called: list[str], pick: int) -> l
     if called:
         strangers.append(TWINS[pick % len(TWINS)](called[0]))
     for owner, call in model.calls:
-        if owner != session and owner.startswith(session + ":"):
-            strangers.append(owner[len(session) + 1 :] + ":" + call)
+        strangers.extend(_joined(session, owner, call)[:2])
     strangers.append("call_9")
     return [
         stranger for stranger in dict.fromkeys(strangers) if stranger and stranger not in called
-    ][:3]
+    ][:4]
 
 
 def picks() -> st.SearchStrategy[int]:

@@ -8,25 +8,21 @@ extra ``call_id`` key on a message, a session id that is a subclass of ``str``).
 
 from __future__ import annotations
 
-from typing import Any
-
 from hypothesis import strategies as st
 
-from grader.engine.oracle import OPEN, ModelLog
+from grader.engine.oracle import OPEN, ModelLog, Refusal
 from grader.engine.plan import Plan
-from grader.engine.programs import Append, Block, Program, Style, programs, tagged
+from grader.engine.programs import Append, Block, Program, Style, programs, sweep, tagged
 from grader.engine.properties import Property
 from grader.engine.steps import LogVar
 from grader.tasks.reject_bad_input.bad_input import (
-    BAD_SESSIONS,
-    BAD_TYPES,
-    NOT_MAPPINGS,
-    WRONG_VALUES,
+    SEPARATORS,
     BadAppend,
     call_trouble,
+    every_rule,
     history_free,
 )
-from grader.values import ReadOnlyMapping, Text
+from grader.values import Text
 
 TOOL_HEAVY = ("tool_call", "tool_result", "user_message", "tool_result", "assistant_message")
 STYLE = Style(kinds=TOOL_HEAVY, singles=8, blocks=2, longest=300)
@@ -104,17 +100,35 @@ def acceptance(plan: Plan, program: Program) -> None:
 
 
 def refusal_table(plan: Plan, _: object) -> None:
-    """Every bad append that needs no history, on an empty log and next to an open call."""
+    """Every bad append that needs no history, on an empty log and next to an open call;
+    then, for every separator a learner might join keys with, the result that a joined key
+    would wrongly let through."""
     empty = plan.create()
-    model = ModelLog()
-    rows = [row for pick in range(max(len(BAD_TYPES), len(BAD_SESSIONS), len(NOT_MAPPINGS), len(WRONG_VALUES)))
-            for row in history_free("a", model, pick)]  # fmt: skip
-    refuse_all(plan, empty, _unique(rows), ["a"])
-    opened, _ = plan.append(
-        empty, Append("a", "tool_call", {"call_id": "call_1", "name": "search", "arguments": "{}"})
-    )
-    rows = [row for pick in range(8) for row in history_free("a", opened.model, pick)]
-    refuse_all(plan, opened, _unique(rows), ["a"])
+    refuse_all(plan, empty, every_rule("a", ModelLog()), ["a"])
+    opened, _ = plan.append(empty, _call("a", "call_1"))
+    refuse_all(plan, opened, every_rule("a", opened.model), ["a"])
+    log = plan.create()
+    rows = []
+    for number, sep in enumerate(SEPARATORS):
+        owner, call = f"s{number}" + sep + "b", "c"
+        log, _ = plan.append(log, _call(owner, call))
+        rows.append(
+            BadAppend(
+                f"s{number}",
+                "tool_result",
+                {"call_id": "b" + sep + call, "content": "42"},
+                Refusal.RESULT_WITHOUT_CALL.value,
+            )
+        )
+        rows.append(
+            BadAppend(
+                owner,
+                "tool_call",
+                {"call_id": call, "name": "again", "arguments": ""},
+                Refusal.CALL_ID_REUSED.value,
+            )
+        )
+    refuse_all(plan, log, rows, [])
 
 
 def _unique(rows: list[BadAppend]) -> list[BadAppend]:
@@ -193,17 +207,70 @@ ODD_PROGRAMS: tuple[Program, ...] = (
 )
 
 
+def _joins() -> tuple[Program, ...]:
+    """For every separator, two sessions whose joined keys collide, each with its own call:
+    all valid, since call ids are per session."""
+    programs_ = []
+    for number, sep in enumerate(SEPARATORS):
+        short, long = f"j{number}", f"j{number}" + sep + "b"
+        programs_.append(tagged(Program((long, short), (
+            _call(long, "c"), _call(short, "b" + sep + "c"), _result(short, "b" + sep + "c"),
+            _result(long, "c"), _call(short, "c"), _result(short, "c")))))  # fmt: skip
+    return tuple(programs_)
+
+
+#: Odd but valid values of every kind in one place: a subclass of ``str`` for every string,
+#: a ``defaultdict`` payload, and one session past a thousand events.
+SUBCLASSES = tagged(
+    Program(
+        ("a",),
+        (
+            Append("a", "user_message", {"content": Text("hi")}),
+            Append(
+                "a",
+                "tool_call",
+                {"call_id": Text("c1"), "name": Text("search"), "arguments": Text("{}")},
+            ),
+            Append("a", "tool_result", {"call_id": Text("c1"), "content": Text("42")}),
+            Append("a", "assistant_message", {"content": "hi", "extra": ""}, "defaultdict"),
+            Append(
+                "a",
+                "tool_call",
+                {"call_id": "c2", "name": "search", "arguments": "{}"},
+                "defaultdict",
+            ),
+        ),
+    )
+)
+LONG_SESSION = tagged(Program(("a",), (Block("filler", 1005, ("a",), "loop"), _call("a", "c"),
+                                      _result("a", "c"))))  # fmt: skip
+
+
 def acceptance_table(plan: Plan, _: object) -> None:
-    for program in ODD_PROGRAMS:
+    """Every odd program, one by one; then every alphabet at once; then every join."""
+    for program in (*ODD_PROGRAMS, SUBCLASSES, LONG_SESSION, sweep(), *_joins()):
         _build(plan, program)
 
 
 PROPERTIES = (
-    Property("acceptance_table", st.just(None), acceptance_table, 1, (), ("append.accepts_valid",)),
-    Property("acceptance", programs(ODD, least=1), acceptance, 30, (), ("append.accepts_valid",)),
-    Property("refusal_table", st.just(None), refusal_table, 1, (), ("append.refuses_bad_input", NO_TRACE)),
-    Property("refusals", st.tuples(programs(STYLE, least=1), st.integers(0, 63)), refusals, 40, (),
-             ("append.refuses_bad_input", NO_TRACE)),
-)  # fmt: skip
-
-__all__ = ["PROPERTIES", "ReadOnlyMapping", "Any"]
+    Property(
+        "acceptance_table", st.nothing(), acceptance_table, 0, (None,), ("append.accepts_valid",)
+    ),
+    Property("acceptance", programs(ODD, least=1), acceptance, 12, (), ("append.accepts_valid",)),
+    Property(
+        "refusal_table",
+        st.nothing(),
+        refusal_table,
+        0,
+        (None,),
+        ("append.refuses_bad_input", NO_TRACE),
+    ),
+    Property(
+        "refusals",
+        st.tuples(programs(STYLE, least=1), st.integers(0, 63)),
+        refusals,
+        20,
+        (),
+        ("append.refuses_bad_input", NO_TRACE),
+    ),
+)

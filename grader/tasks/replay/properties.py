@@ -15,7 +15,7 @@ from grader.engine.checks import Branching, branchings
 from grader.engine.judge import Context
 from grader.engine.oracle import message_for, replay_of
 from grader.engine.plan import Plan
-from grader.engine.programs import Append, Block, Program, Style, programs
+from grader.engine.programs import Append, Block, Program, Style, programs, sweep
 from grader.engine.properties import Property
 from grader.engine.steps import LogVar
 
@@ -113,7 +113,7 @@ def fresh(plan: Plan, program: Program) -> None:
     log, _ = build(plan, program)
     for number, session in enumerate([*program.family[:3], "nobody"], start=1):
         name = plan.name(f"messages{number}")
-        again = plan.reads_of(lambda inner, session=session: inner.replay(log, session))
+        again = plan.reads_of(Plan.replay, log, session)
         plan.replay(log, session, keep=name).shown = True
         plan.mutate(name, name, [], ["deep"], again, "replay.fresh")
 
@@ -123,20 +123,43 @@ def _call(session: str, call_id: str, name: str = "search") -> Append:
 
 
 LONG_RUN = Program(("a",), (Block("calls_reversed", 120, ("a",), "loop0"),))
-INTERLEAVED = Program(("a", "b"), (
-    _call("a", "c1"), _call("b", "c1"), _call("a", "c2"), Append("b", "user_message", {"content": "b"}),
-    _call("a", "c3"), Append("a", "tool_result", {"call_id": "c2", "content": '{"ok": true}'}),
-))  # fmt: skip
-EMPTY_THEN_CALLS = Program(("a",), (
-    Append("a", "assistant_message", {"content": "", "name": "bot", "tool_calls": []}),
-    _call("a", "c1"), _call("a", "c2"),
-    Append("a", "tool_result", {"call_id": "c1", "content": "null", "role": "x", "tool_call_id": "y"}),
-    Append("a", "assistant_message", {"content": ""}), _call("a", "c3"),
-))  # fmt: skip
+INTERLEAVED = Program(
+    ("a", "b"),
+    (
+        _call("a", "c1"),
+        _call("b", "c1"),
+        _call("a", "c2"),
+        Append("b", "user_message", {"content": "b"}),
+        _call("a", "c3"),
+        Append("a", "tool_result", {"call_id": "c2", "content": '{"ok": true}'}),
+    ),
+)
+EMPTY_THEN_CALLS = Program(
+    ("a",),
+    (
+        Append("a", "assistant_message", {"content": "", "name": "bot", "tool_calls": []}),
+        _call("a", "c1"),
+        _call("a", "c2"),
+        Append(
+            "a",
+            "tool_result",
+            {"call_id": "c1", "content": "null", "role": "x", "tool_call_id": "y"},
+        ),
+        Append("a", "assistant_message", {"content": ""}),
+        _call("a", "c3"),
+    ),
+)
 
+SWEEP = sweep()
 PROPERTIES = (
-    Property("messages", programs(STYLE), messages, 40, (LONG_RUN, INTERLEAVED, EMPTY_THEN_CALLS),
-             ("replay.mapping", "replay.merge", "replay.isolated", CHANGED)),
-    Property("branches", branchings(SHORT), branches, 15, (), ("append.branches",)),
-    Property("fresh", programs(SHORT), fresh, 15, (EMPTY_THEN_CALLS,), ("replay.fresh",)),
-)  # fmt: skip
+    Property(
+        "messages",
+        programs(STYLE),
+        messages,
+        22,
+        (LONG_RUN, INTERLEAVED, EMPTY_THEN_CALLS, SWEEP),
+        ("replay.mapping", "replay.merge", "replay.isolated", CHANGED),
+    ),
+    Property("branches", branchings(SHORT), branches, 8, (), ("append.branches",)),
+    Property("fresh", programs(SHORT), fresh, 10, (EMPTY_THEN_CALLS, LONG_RUN), ("replay.fresh",)),
+)
