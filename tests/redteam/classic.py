@@ -116,13 +116,17 @@ for _ in range(2000):
 """
     + STUBS,
     "takes_memory_in_threads_and_processes.py": """
-import os, threading, multiprocessing
+import os, _thread
 hogs = []
 def hog():
     hogs.append(bytearray(100 * 2**20))
-for start in (lambda: threading.Thread(target=hog).start(),
-              lambda: multiprocessing.Process(target=hog).start(),
-              lambda: os.fork() or None):
+def in_a_process():
+    if os.fork() == 0:
+        hog()
+        os._exit(0)
+for start in (lambda: _thread.start_new_thread(hog, ()), in_a_process,
+              lambda: __import__('threading').Thread(target=hog).start(),
+              lambda: __import__('multiprocessing').Process(target=hog).start()):
     for _ in range(8):
         try:
             start()
@@ -234,6 +238,58 @@ for folder in ('/tmp', '/dev/shm', '/var/tmp', os.getcwd()):
             pass
 """
     + STUBS,
+    # Buggy code that keeps the caller's dict, and puts it back as it was before every call:
+    # the caller's change is undone before the log is read again.
+    "restores_the_callers_dict.py": mutant("payload_by_reference")
+    + """
+
+import copy as _copy
+from collections.abc import Mapping as _Mapping
+
+_KEPT = []
+_real = {name: globals()[name] for name in ("append_event", "get_events_for_session",
+                                            "list_sessions", "replay_session")}
+
+
+def _put_back(now, then):
+    \"\"\"Make ``now`` hold what ``then`` held, changing containers in place.\"\"\"
+    if isinstance(now, dict) and isinstance(then, dict):
+        for key in [key for key in now if key not in then]:
+            del now[key]
+        for key, value in then.items():
+            if key not in now or not _put_back(now[key], value):
+                now[key] = _copy.deepcopy(value)
+        return True
+    if isinstance(now, _Mapping) and isinstance(then, dict):
+        return all(_put_back(now[key], value) for key, value in then.items() if key in now)
+    if isinstance(now, list) and isinstance(then, list | tuple):
+        kept = [item if _put_back(item, old) else _copy.deepcopy(old) for item, old in zip(now, then)]
+        now[:] = kept + [_copy.deepcopy(old) for old in then[len(kept):]]
+        return True
+    if isinstance(now, tuple) and isinstance(then, tuple) and len(now) == len(then):
+        return all(_put_back(item, old) for item, old in zip(now, then))
+    return type(now) is type(then) and now == then
+
+
+def _undoing(name):
+    def call(*args, **kwargs):
+        for given, as_given in _KEPT[-8:]:
+            try:
+                _put_back(given, as_given)
+            except Exception:
+                pass
+        if name == "append_event" and len(args) > 3 and isinstance(args[3], _Mapping):
+            try:
+                _KEPT.append((args[3], _copy.deepcopy({key: args[3][key] for key in args[3]})))
+            except Exception:
+                pass
+        return _real[name](*args, **kwargs)
+    return call
+
+
+for _name in _real:
+    globals()[_name] = _undoing(_name)
+""",
     # Values that misbehave when the kernel reads them: lying str and int subclasses,
     # mappings whose keys() never ends, objects that recurse in __getattr__ or __repr__, a
     # __class__ that claims to be dict, __del__ that changes the log.

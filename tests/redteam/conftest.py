@@ -7,6 +7,8 @@ skipped, saying why; CI sets ``REQUIRE_SANDBOX=1`` and then a missing sandbox is
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
+from typing import Any
 
 import pytest
 
@@ -33,3 +35,12 @@ def need_bwrap() -> None:
 
 def need_root() -> None:
     need(os.getuid() == 0, "a uid of its own for learner code needs root")
+
+
+@pytest.fixture(scope="module")
+def autograder() -> Iterator[dict[str, Any]]:
+    """The Gradescope autograder, unpacked (see :mod:`tests.redteam.gradescope`)."""
+    from tests.redteam.gradescope import unpacked
+
+    need_root()
+    yield from unpacked()
