@@ -339,6 +339,8 @@ def _open(args: tuple[Any, ...], temporary: str) -> Denial | None:
     )
     if writing and not _inside(full, [temporary]):
         return _deny(PermissionError(f"write files under {temporary} only"), "never", path)
+    if writing and not _spend_a_write():
+        return _full()
     if not writing and not _inside(full, [*_ROOTS, *_STDLIB, temporary, *_READABLE]):
         # The kit, the grader and other submissions are not the learner's to read.
         return _deny(PermissionError(f"{path} is not available while grading"), "direct", path)
@@ -354,7 +356,7 @@ def _database(args: tuple[Any, ...], temporary: str) -> Denial | None:
     if name in ("", ":memory:"):
         return None
     if not _str_startswith(name, "file:") and _inside(_normal(name), [temporary]):
-        return None
+        return None if _spend_a_write() else _full()
     return _deny(PermissionError(f"databases under {temporary} only"), "direct", name)
 
 
@@ -364,6 +366,33 @@ def _paths(args: tuple[Any, ...], temporary: str) -> Denial | None:
         if type(arg) in (str, bytes) and not _inside(_normal(_text_of(arg) or ""), [temporary]):
             return _deny(PermissionError(f"change files under {temporary} only"), "never")
     return None
+
+
+def _making(args: tuple[Any, ...], temporary: str) -> Denial | None:
+    """Making a folder or a FIFO: under ``temporary``, and within its budget."""
+    denial = _paths(args, temporary)
+    if denial is None and not _spend_a_write():
+        return _full()
+    return denial
+
+
+#: How many files (and folders) learner code may open for writing or make in its temporary
+#: folder, each capped by the file size limit: with bubblewrap the folder is a small tmpfs;
+#: with a uid of its own it is on the machine's disk, and this keeps it small too (16 files
+#: of at most 2 MiB). An honest solution writes none.
+MAX_WRITES = 16
+_WRITES = [0]
+
+
+def _full() -> Denial:
+    return _deny(OSError(28, "the temporary folder is full"), "never")
+
+
+def _spend_a_write() -> bool:
+    if _WRITES[0] >= MAX_WRITES:
+        return False
+    _WRITES[0] += 1
+    return True
 
 
 def _listing(args: tuple[Any, ...], temporary: str) -> Denial | None:
@@ -431,11 +460,12 @@ RULES: dict[str, Callable[[tuple[Any, ...], str], Denial | None]] = {
     "os.symlink": _refuse_quietly,
     "os.link": _refuse_quietly,
     **dict.fromkeys(
-        ("os.remove", "os.rename", "os.rmdir", "os.mkdir", "os.chmod", "os.chown", "os.utime",
-         "os.truncate", "os.mkfifo", "os.mknod", "os.setxattr", "os.removexattr", "os.chflags",
-         "shutil.rmtree", "shutil.move", "shutil.copyfile"),
+        ("os.remove", "os.rename", "os.rmdir", "os.chmod", "os.chown", "os.utime",
+         "os.truncate", "os.setxattr", "os.removexattr", "os.chflags", "shutil.rmtree",
+         "shutil.move", "shutil.copyfile"),
         _paths,
     ),
+    **dict.fromkeys(("os.mkdir", "os.mkfifo", "os.mknod"), _making),
     **dict.fromkeys(
         ("os.fork", "os.forkpty", "os.posix_spawn", "os.spawn", "os.exec", "os.system",
          "subprocess.Popen", "os.kill", "os.killpg", "signal.pthread_kill", "os.pidfd_open",
