@@ -425,48 +425,37 @@ def packages(submissions: Path) -> None:
     (submissions / "correct_package" / "__init__.py").write_text(CORRECT)
 
 
-def odd_names(submissions: Path, secret: Path) -> dict[str, str]:
-    """Entries whose names try to break the batch, and the id each must get in the gradebook.
-
-    A name that is not UTF-8, a folder beside a file of the same name, names that differ only
-    by case or by Unicode form, a folder nested 1,200 deep, a hard link to a file only root
-    may read, and names a spreadsheet would run as formulas.
-    """
+def odd_names(submissions: Path, secret: Path) -> None:
+    """Write the entries whose names try to break the batch: a name that is not UTF-8, a
+    folder beside a file of the same name, names that differ only by case or by Unicode
+    form, a folder nested 1,200 deep, a hard link to a file only root may read, and names a
+    spreadsheet would run as formulas (the ids and rows they must get are the tests')."""
     import os
 
-    expected: dict[str, str] = {}
-
-    def write(name: str | bytes, source: str, row_id: str) -> None:
+    def write(name: str | bytes, source: str) -> None:
         path = os.path.join(os.fsencode(submissions), os.fsencode(name))
         with open(path, "w", encoding="utf-8") as file:
             file.write(source)
-        expected[row_id] = source
 
-    write(b"caf\xe9.py", STUBS, "caf\\xe9")
-    write("twin.py", CORRECT, "twin")
+    write(b"caf\xe9.py", STUBS)
+    write("twin.py", CORRECT)
     (submissions / "twin").mkdir()
     (submissions / "twin" / "event_log.py").write_text(STUBS)
-    expected["twin~2"] = STUBS
-    write("Case.py", STUBS, "Case")
-    write("case.py", STUBS, "case~2")
-    write("\u00e9t\u00e9.py", STUBS, "\u00e9t\u00e9")
-    write("e\u0301te\u0301.py", STUBS, "e\u0301te\u0301~2")
+    write("Case.py", STUBS)
+    write("case.py", STUBS)
+    write("\u00e9t\u00e9.py", STUBS)
+    write("e\u0301te\u0301.py", STUBS)
     deep = submissions / "deep"
     deep.mkdir()
     for _ in range(1200):  # os.makedirs recurses once per level
         deep = deep / "d"
         deep.mkdir()
     (deep / "event_log.py").write_text(CORRECT)
-    expected["deep"] = ""
     os.link(secret, submissions / "hard_link.py")
-    expected["hard_link"] = ""
-    write('=HYPERLINK("evil","click").py', CORRECT, '=HYPERLINK("evil","click")')
-    write("@SUM(1+1).py", STUBS, "@SUM(1+1)")
-    write("+cmd.py", STUBS, "+cmd")
-    write("-2+3.py", STUBS, "-2+3")
-    write("\tstarts_with_a_tab.py", STUBS, "\\tstarts_with_a_tab")
-    write("\rstarts_with_a_return.py", STUBS, "\\rstarts_with_a_return")
-    return expected
+    write('=HYPERLINK("evil","click").py', CORRECT)
+    for name in ("@SUM(1+1).py", "+cmd.py", "-2+3.py", "\tstarts_with_a_tab.py",
+                 "\rstarts_with_a_return.py"):  # fmt: skip
+        write(name, STUBS)
 
 
 #: Text a child may send that must not break or bloat the outputs.
