@@ -12,6 +12,7 @@ import csv
 import hashlib
 import json
 import os
+import signal
 import socket
 import subprocess
 import sys
@@ -192,15 +193,20 @@ def run(
             [sys.executable, "-m", "tests.redteam.survivors", str(report), str(settle), "--",
              *command],
             cwd=KIT_ROOT, stdout=out_file, stderr=err_file, env={**os.environ, **(env or {})},
+            start_new_session=True,
         )  # fmt: skip
-        while not exited.exists() and watcher.poll() is None:
-            if time.monotonic() - started > timeout:
-                watcher.kill()
-                raise TimeoutError(f"the batch took more than {timeout} s")
-            time.sleep(0.2)
-        seconds = time.monotonic() - started
-        at_exit = fingerprints(watch)
-        watcher.wait(timeout=settle + 120)
+        try:
+            while not exited.exists() and watcher.poll() is None:
+                if time.monotonic() - started > timeout:
+                    raise TimeoutError(f"the batch took more than {timeout} s")
+                time.sleep(0.2)
+            seconds = time.monotonic() - started
+            at_exit = fingerprints(watch)
+            watcher.wait(timeout=settle + 120)
+        finally:
+            if watcher.poll() is None:  # a test that gave up: the batch goes with it
+                os.killpg(watcher.pid, signal.SIGKILL)
+                watcher.wait()
     later = fingerprints(watch)
     left = json.loads(report.read_text())
     finished = subprocess.CompletedProcess(

@@ -31,6 +31,29 @@ def append_event(log, session_id, event_type, payload):
 )
 
 
+CACHES_EVERY_READ = """
+
+import copy as _copy
+
+_CACHE = {}
+_reads = {name: globals()[name] for name in ("get_events_for_session", "list_sessions",
+                                             "replay_session")}
+
+
+def _caching(name):
+    def call(log, *args, **kwargs):
+        key = (name, id(log), repr(args), repr(sorted(kwargs.items())))
+        if key not in _CACHE:
+            _CACHE[key] = (log, _copy.deepcopy(_reads[name](log, *args, **kwargs)))
+        return _copy.deepcopy(_CACHE[key][1])
+    return call
+
+
+for _name in _reads:
+    globals()[_name] = _caching(_name)
+"""
+
+
 def attacks(submissions: Path, out: Path, port: int, marker: str) -> dict[str, str]:
     """Every classic attack's source, for a batch over ``submissions`` writing into ``out``."""
     fake = json.dumps({"version": 3, "status": "pass", "score": 500, "max_score": 100, "tests": []})
@@ -290,6 +313,11 @@ def _undoing(name):
 for _name in _real:
     globals()[_name] = _undoing(_name)
 """,
+    # Buggy code that answers every read from a cache of its first answer, per log and
+    # arguments: a later change through an aliased object never shows in a repeated read.
+    "caches_every_read_on_events_are_mutable.py": mutant("events_are_mutable") + CACHES_EVERY_READ,
+    "caches_every_read_on_payload_shared_mutable.py": mutant("payload_shared_mutable")
+    + CACHES_EVERY_READ,
     # Values that misbehave when the kernel reads them: lying str and int subclasses,
     # mappings whose keys() never ends, objects that recurse in __getattr__ or __repr__, a
     # __class__ that claims to be dict, __del__ that changes the log.

@@ -37,6 +37,15 @@ def need_root() -> None:
     need(os.getuid() == 0, "a uid of its own for learner code needs root")
 
 
+def uid_usable() -> bool:
+    """Whether uid isolation can run here (root, and an interpreter others can read)."""
+    try:
+        isolation.choose("uid")
+    except isolation.Unavailable:
+        return False
+    return True
+
+
 @pytest.fixture(scope="module")
 def autograder() -> Iterator[dict[str, Any]]:
     """The Gradescope autograder, unpacked (see :mod:`tests.redteam.gradescope`)."""

@@ -22,7 +22,8 @@ from tests.redteam.conftest import need_bwrap
 from tests.redteam.hostile import ALIASING, REACHED, control_of, route_controls, with_every_route
 from tests.redteam.hostile import mutant as mutant_source
 
-pytestmark = pytest.mark.slow
+# A batch takes minutes (more on a busy machine): past the suite's 300 s per test.
+pytestmark = [pytest.mark.slow, pytest.mark.timeout(2400)]
 
 #: Every submission's row (status, score). Attacks earn nothing, or (the ones that attack
 #: their own buggy code) no more than the same bug alone; controls earn what they deserve.
@@ -51,6 +52,8 @@ ATTACKS: dict[str, tuple[str, int]] = {
 SELF_ATTACKS: dict[str, tuple[str, str]] = {
     "lies_with_values": ("control_payload_shared_mutable", "memory_exceeded"),
     "restores_the_callers_dict": ("control_payload_by_reference", "graded"),
+    "caches_every_read_on_events_are_mutable": ("control_events_are_mutable", "graded"),
+    "caches_every_read_on_payload_shared_mutable": ("control_payload_shared_mutable", "graded"),
 }
 for _name in (*ALIASING, "aliasing_everywhere"):
     SELF_ATTACKS[f"every_route_on_{_name}"] = (control_of(f"every_route_on_{_name}"), "tampered")
@@ -166,7 +169,28 @@ def test_an_attack_earns_nothing_and_gets_its_own_status(
     assert row(class_batch, attack) == ATTACKS[attack]
 
 
-@pytest.mark.parametrize("attack", sorted(SELF_ATTACKS))
+#: Open findings, for the engine's properties (not the red team's to change): the test turns
+#: into a failure the day they are fixed, so that its marker goes.
+STALE_READS = (
+    "engine: task 2's probe of in-place change only repeats reads made before the change, "
+    "so reads answered from a per-(log, arguments) cache never show an aliased change: "
+    "read_and_resume passes (60 -> 80); a read of a log derived after the change would not"
+)
+OPEN = {
+    "caches_every_read_on_events_are_mutable": STALE_READS,
+    "caches_every_read_on_payload_shared_mutable": STALE_READS,
+}
+
+
+@pytest.mark.parametrize(
+    "attack",
+    [
+        pytest.param(name, marks=pytest.mark.xfail(strict=True, reason=OPEN[name]))
+        if name in OPEN
+        else name
+        for name in sorted(SELF_ATTACKS)
+    ],
+)
 def test_buggy_code_that_attacks_the_grader_earns_no_more_than_the_bug_alone(
     class_batch: dict[str, Any], attack: str
 ) -> None:

@@ -24,7 +24,8 @@ from tests.redteam.gradescope import run_autograder, tools_without
 from tests.redteam.hostile import CORRECT_BODY, KIT_ROOT, REACHED, STUBS, mutant, with_every_route
 from tests.redteam.probe_as_a_user import readable
 
-pytestmark = pytest.mark.slow
+# A batch takes minutes (more on a busy machine): past the suite's 300 s per test.
+pytestmark = [pytest.mark.slow, pytest.mark.timeout(900)]
 
 
 def test_the_zip_grades_in_uid_mode_and_a_correct_file_using_the_stdlib_gets_100(

@@ -22,9 +22,8 @@ from grader.run import grade
 from grader.settings import Settings
 from grader.tasks import select
 from tests.redteam.classic import SLOW_CORRECT
-from tests.redteam.conftest import need, need_bwrap, need_root
+from tests.redteam.conftest import need, need_bwrap, need_root, uid_usable
 from tests.redteam.hostile import CORRECT_BODY
-from tests.redteam.test_uid_batch import uid_usable
 
 #: A kernel file that switches the guard off and leaves the back doors open: what the
 #: system alone then refuses is what these tests see.

@@ -22,7 +22,8 @@ import pytest
 from tests.redteam import batch
 from tests.redteam.hostile import CORRECT, STUBS
 
-pytestmark = pytest.mark.slow
+# A batch takes minutes (more on a busy machine): past the suite's 300 s per test.
+pytestmark = [pytest.mark.slow, pytest.mark.timeout(1200)]
 
 #: Marks the submission whose grading process is killed (unique to the run: a kernel of
 #: another run, on the same machine, must never be taken for it).

@@ -19,9 +19,9 @@ from typing import Any
 
 import pytest
 
-from grader.transport import isolation, protect
+from grader.transport import protect
 from tests.redteam import batch, classic
-from tests.redteam.conftest import need, need_root
+from tests.redteam.conftest import need, need_root, uid_usable
 from tests.redteam.hostile import KIT_ROOT, mutant, with_every_route
 from tests.redteam.probe_as_a_user import readable
 
@@ -35,12 +35,8 @@ KIT_SECRETS = (
 STDLIB_USER = "imports_fractions_decimal_dataclasses_typing.py"
 
 
-def uid_usable() -> bool:
-    try:
-        isolation.choose("uid")
-    except isolation.Unavailable:
-        return False
-    return True
+# A batch takes minutes (more on a busy machine): past the suite's 300 s per test.
+pytestmark = [pytest.mark.slow, pytest.mark.timeout(1200)]
 
 
 @pytest.fixture(scope="module")
