@@ -214,7 +214,7 @@ def _close_the_back_doors() -> None:
 
     warden = _warden(_imp.create_builtin, SimpleNamespace)
     next(warden)
-    allowed = {"type": type, "tuple": tuple, "ImportError": ImportError}
+    allowed = {"type": type, "tuple": tuple, "next": next, "ImportError": ImportError}
     space = {"__builtins__": {**allowed, "RuntimeError": RuntimeError}, "_exact": _str_exact,
              "_ask": warden.send}  # fmt: skip
     exec(compile(_DOORS, "<grading:doors>", "exec"), space)
@@ -227,6 +227,8 @@ def _close_the_back_doors() -> None:
 _DOORS = """
 def create_builtin(spec):
     answer = _ask(("builtin", _exact(spec.name)))
+    if type(answer) is not tuple:
+        answer = next(answer)  # the module is built in a generator of its own: see _building
     if type(answer) is tuple:
         raise ImportError(answer[0])
     return answer
@@ -239,25 +241,31 @@ def start_new_thread(*args, **kwargs):
 
 
 def _warden(create: Any, spec: Any) -> Any:
-    """Answers ``("builtin", name)`` with the module, or with ``(why,)``, and records
-    ``("report", event)``. Learner code can send it anything: it reads exact types only."""
+    """Answers ``("builtin", name)`` with a generator that builds the module (or with
+    ``(why,)``), and records ``("report", event)``. Learner code can send it anything: it
+    reads exact types only."""
     request = yield None
     while True:
         kind, name = request if type(request) is tuple and len(request) == 2 else (None, None)
         answer: Any = ("refused",)
         if type(kind) is str and type(name) is str:
-            denied = any(part in DENIED_MODULES for part in name.split("."))
-            if kind == "report" or denied:
+            if kind == "report" or any(part in DENIED_MODULES for part in name.split(".")):
                 if len(REPORTS) < MAX_REPORTS:
                     event = name if kind == "report" else "_imp.create_builtin"
                     REPORTS.append({"event": event, "detail": name, "where": "?"})
                 answer = (f"{name} is not available while grading",)
             else:
-                try:
-                    answer = create(spec(name=name))
-                except Exception as error:
-                    answer = (f"{type(error).__name__}: {error}",)
+                answer = _building(create, spec, name)
         request = yield answer
+
+
+def _building(create: Any, spec: Any, name: str) -> Any:
+    """Builds one module, in a generator of its own: building one may import another (the
+    expat module for ``_elementtree``), and the warden, still running, could not answer."""
+    try:
+        yield create(spec(name=name))
+    except Exception as error:
+        yield (f"{type(error).__name__}: {error}",)
 
 
 def _after_request() -> dict[str, Any]:
