@@ -124,7 +124,7 @@ def test_an_attack_in_the_fallback_earns_nothing_and_leaves_nothing(
     assert autograder["listener"].heard == []
 
 
-def test_without_unshare_the_network_is_still_refused_and_the_mode_says_so(
+def test_without_unshare_the_network_is_still_refused_by_the_guard(
     autograder: dict[str, Any],
 ) -> None:
     hostile = classic.attacks(Path("/x"), Path("/y"), autograder["listener"].port, "x")
@@ -132,6 +132,19 @@ def test_without_unshare_the_network_is_still_refused_and_the_mode_says_so(
     results = graded["results"]
     assert (results["score"], results["extra_data"]["verdict"]) == (0, "tampered")
     assert autograder["listener"].heard == []
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="transport and results: without unshare, uid mode leaves learner code the host's "
+    "network (the guard alone refuses sockets), and no output says so: Launcher.own_network "
+    "is never reported (issue 18, item 2: 'or the mode says that it is not')",
+)
+def test_without_unshare_the_results_say_the_network_was_not_cut_off(
+    autograder: dict[str, Any],
+) -> None:
+    graded = run_autograder(autograder, STUBS, tools="no_bwrap_no_unshare")
+    assert "network" in graded["results"]["output"]
 
 
 def test_while_it_grades_the_kit_and_the_results_are_unreadable_to_others(
