@@ -209,13 +209,9 @@ def _text_of(value: Any) -> str | None:
     """``value`` as an exact str when it is a str or bytes (of any subclass), else None;
     never runs a method of a subclass."""
     kind = type(value)
-    if kind is str:
-        return value
-    if kind is bytes:
-        return value.decode("utf-8", "surrogateescape")
-    if issubclass(kind, str):
-        return _str_exact(value)
-    if issubclass(kind, bytes):
+    if kind is str or issubclass(kind, str):
+        return _str_exact(value)  # an exact str itself, or a copy as one
+    if kind is bytes or issubclass(kind, bytes):
         return bytes.decode(bytes(memoryview(value)), "utf-8", "surrogateescape")
     return None
 
@@ -268,7 +264,7 @@ def _unmarshal(args: tuple[Any, ...], temporary: str) -> Denial | None:
     file holds: bytecode from anywhere else (a file learner code wrote, bytes it made) could
     be made to read and write the process's memory."""
     caller = _caller(2)  # the rule <- hook <- (C: marshal.loads) <- caller
-    data = args[0] if args else None
+    data: Any = args[0] if args else None
     if (
         caller is not None
         and caller.f_code.co_name == "_compile_bytecode"
