@@ -27,6 +27,7 @@ from benchmarks.read_paths import run_read_paths
 from benchmarks.report import print_report, write_markdown
 from benchmarks.results import Results
 from benchmarks.scaling import run_replay_scaling
+from benchmarks.stream_bench import StreamPlan, run_stream_benchmark
 from benchmarks.systems import load_systems
 
 
@@ -41,6 +42,7 @@ class Plan:
         core_sizes: log lengths for the pure core.
         core_repeats: timed calls per pure-core figure.
         http: the sizes of the HTTP section.
+        streams: the sizes of the event-stream section.
     """
 
     chat_sizes: tuple[tuple[int, int], ...]
@@ -49,6 +51,7 @@ class Plan:
     core_sizes: tuple[int, ...]
     core_repeats: int
     http: HttpPlan
+    streams: StreamPlan
 
 
 FULL = Plan(
@@ -58,6 +61,7 @@ FULL = Plan(
     (100, 1_000, 10_000),
     15,
     HttpPlan(1_000, 16, 20.0, (30, 300, 1_500, 3_000, 6_000), 25, 4, 15.0),
+    StreamPlan((1, 50, 200), 50, 20_000, 64),
 )
 QUICK = Plan(
     ((50, 3), (150, 3)),
@@ -66,6 +70,7 @@ QUICK = Plan(
     (100, 300, 1_000),
     5,
     HttpPlan(100, 16, 2.0, (30, 300), 5, 2, 2.0),
+    StreamPlan((1, 5), 5, 2_000, 8),
 )
 
 
@@ -101,6 +106,7 @@ def run(plan: Plan, quick: bool, console: Console) -> Results:
     replay = run_replay_scaling(plan.database_sizes, plan.replay_repeats, progress)
     core = run_pure_core(plan.core_sizes, plan.core_repeats, progress)
     http = run_http_benchmark(plan.http, progress)
+    streams = run_stream_benchmark(plan.streams, progress)
     seconds = time.perf_counter() - started
     load = (load_at_start, os.getloadavg()[0])
     return Results(
@@ -115,6 +121,7 @@ def run(plan: Plan, quick: bool, console: Console) -> Results:
         seconds,
         load,
         http,
+        streams,
     )
 
 

@@ -6,6 +6,9 @@
 4. A turn at 6,000 events within 1.5x of a turn at 30 (over HTTP).
 5. ``GET /health`` on a kept-alive connection: p50 under 2 ms.
 6. One slow message: another session's p99 under 100 ms while 64 KiB messages are posted.
+7. Delivery of an event written through the server to its stream readers: p50 under 10 ms.
+8. 64 streams catching up a 20,000-event session: ``/health`` p99 under 100 ms meanwhile,
+   and the server's memory within 100 MB of its start once they have closed.
 
 Every ratio is taken round by round (see :mod:`benchmarks.measure`); a verdict whose middle
 half of rounds falls on both sides of its limit is marked "not settled" rather than claimed.
@@ -25,6 +28,9 @@ REPLAY_GROWTH_LIMIT = 1.5
 TURN_GROWTH_LIMIT = 1.5
 HEALTH_P50_LIMIT_MS = 2.0
 SLOW_MESSAGE_P99_LIMIT_MS = 100.0
+DELIVERY_P50_LIMIT_MS = 10.0
+CATCH_UP_HEALTH_P99_LIMIT_MS = 100.0
+CATCH_UP_MEMORY_LIMIT_MB = 100.0
 
 Row = tuple[str, str, str]
 
@@ -33,6 +39,7 @@ def goals_table(results: Results) -> Table:
     """One row per goal: the goal, the figure that decides it, and the verdict."""
     rows = [_append_near_floor(results), _ahead_of_frameworks(results), _replay_flat(results)]
     rows += _http_goals(results)
+    rows += _stream_goals(results)
     note = (
         "Ratios are medians of per-round ratios; 'middle half a-b' is their quartiles. A"
         " verdict whose middle half lies on both sides of its limit is 'not settled'."
@@ -122,6 +129,38 @@ def _http_goals(results: Results) -> list[Row]:
             f"p99 {victim_ms:.1f} ms over {http.victim.count:,} turns, beside"
             f" {http.heavy_posts:,} posts of 64 KiB worst-case text",
             _verdict(victim_ms < SLOW_MESSAGE_P99_LIMIT_MS),
+        ),
+    ]
+
+
+def _stream_goals(results: Results) -> list[Row]:
+    streams = results.streams
+    if streams is None:
+        return [("the event-stream goals", "not measured", "-")]
+    delivery = {point.readers: point.delay.p50 * 1e3 for point in streams.delivery}
+    missed = [readers for readers, p50 in delivery.items() if p50 >= DELIVERY_P50_LIMIT_MS]
+    measured = "; ".join(f"{readers} readers {p50:.1f} ms" for readers, p50 in delivery.items())
+    verdict = "met" if not missed else f"MISSED at {', '.join(map(str, missed))} readers"
+    catch_up = streams.catch_up
+    health_ms = catch_up.health.p99 * 1e3
+    growth = catch_up.memory_after_mb - catch_up.memory_before_mb
+    return [
+        (
+            f"delivery through the same server: p50 under {DELIVERY_P50_LIMIT_MS:g} ms",
+            f"p50 {measured}",
+            verdict,
+        ),
+        (
+            f"/health p99 under {CATCH_UP_HEALTH_P99_LIMIT_MS:g} ms while {catch_up.streams}"
+            f" streams catch up {catch_up.events:,} events",
+            f"p99 {health_ms:.1f} ms over {catch_up.health.count:,} calls",
+            _verdict(health_ms < CATCH_UP_HEALTH_P99_LIMIT_MS),
+        ),
+        (
+            f"server memory within {CATCH_UP_MEMORY_LIMIT_MB:g} MB of its start once they close",
+            f"{catch_up.memory_before_mb:.0f} MB before, {catch_up.memory_peak_mb:.0f} MB at"
+            f" most, {catch_up.memory_after_mb:.0f} MB after",
+            _verdict(growth < CATCH_UP_MEMORY_LIMIT_MB),
         ),
     ]
 

@@ -119,17 +119,17 @@ class HttpFigures:
 
 def run_http_benchmark(plan: HttpPlan, progress: Progress) -> HttpFigures:
     """Run the four measurements of ``plan``, each on a fresh server and file."""
-    with _served(_empty) as (url, _):
-        health = _time_health(url, plan.health_requests)
+    with served(_empty) as (target, _):
+        health = _time_health(target, plan.health_requests)
     progress(f"http: GET /health p50 {health.p50 * 1e3:.2f} ms on a kept-alive connection")
-    with _served(_empty) as (url, _):
-        per_second, turn = _load(url, plan.clients, plan.load_seconds)
+    with served(_empty) as (target, _):
+        per_second, turn = _load(target, plan.clients, plan.load_seconds)
     progress(f"http: {plan.clients} clients, {per_second:,.0f} turns/s")
-    with _served(lambda store: _grow_sessions(store, plan.lengths)) as (url, sessions):
-        by_length = _time_by_length(url, sessions, plan.rounds)
+    with served(lambda store: _grow_sessions(store, plan.lengths)) as (target, sessions):
+        by_length = _time_by_length(target, sessions, plan.rounds)
     progress(f"http: turn latency timed at {', '.join(f'{n:,}' for n in plan.lengths)} events")
-    with _served(_empty) as (url, _):
-        victim, posts = _slow_message(url, plan.heavy_clients, plan.slow_seconds)
+    with served(_empty) as (target, _):
+        victim, posts = _slow_message(target, plan.heavy_clients, plan.slow_seconds)
     progress(f"http: p99 {victim.p99 * 1e3:.1f} ms beside {posts} worst-case messages")
     floor = median([_floor_turn() for _ in range(plan.rounds)])
     return HttpFigures(health, plan.clients, per_second, turn, by_length, floor, victim, posts)
@@ -139,15 +139,30 @@ def _empty(store: SqliteEventStore) -> None:
     """Prepare nothing: a server on a new, empty database."""
 
 
+@dataclass(frozen=True, slots=True)
+class Target:
+    """A running server: its address, and the token every request carries."""
+
+    url: str
+    headers: dict[str, str]
+
+    def client(self, timeout: float | None = 5.0) -> httpx.Client:
+        """Return a client of the server that sends the token."""
+        return httpx.Client(base_url=self.url, headers=self.headers, timeout=timeout)
+
+
 @contextmanager
-def _served(prepare: Callable[[SqliteEventStore], T]) -> Iterator[tuple[str, T]]:
-    """Yield a running server's URL, after ``prepare`` has filled its file through a store."""
+def served(prepare: Callable[[SqliteEventStore], T]) -> Iterator[tuple[Target, T]]:
+    """Yield a running server, after ``prepare`` has filled its file through a store.
+
+    The server is ``python -m sqlite_demo serve`` with a token, as anyone would run it.
+    """
     with tempfile.TemporaryDirectory(prefix="bench-http-") as name:
         db_path = Path(name) / "agent.db"
         with SqliteEventStore(db_path) as store:
             prepared = prepare(store)
         with ServerProcess(db_path, Path(name) / "server.log") as server:
-            yield server.url, prepared
+            yield Target(server.url, server.headers), prepared
 
 
 def _ok(response: httpx.Response, status: int = 200) -> httpx.Response:
@@ -165,18 +180,18 @@ def _new_session(http: httpx.Client) -> str:
     return session
 
 
-def _time_health(url: str, requests: int) -> Latencies:
-    with httpx.Client(base_url=url) as http:
+def _time_health(target: Target, requests: int) -> Latencies:
+    with target.client() as http:
         _ok(http.get("/health"))  # the connection is open and warm before the clock starts
         return latencies([time_once(lambda: _ok(http.get("/health"))) for _ in range(requests)])
 
 
-def _load(url: str, clients: int, seconds: float) -> tuple[float, Latencies]:
+def _load(target: Target, clients: int, seconds: float) -> tuple[float, Latencies]:
     samples: list[list[float]] = [[] for _ in range(clients)]
     ready, stop = threading.Barrier(clients + 1), threading.Event()
 
     def client(taken: list[float]) -> None:
-        with httpx.Client(base_url=url, timeout=60) as http:
+        with target.client(timeout=60) as http:
             session = _new_session(http)
             ready.wait()
             while not stop.is_set():
@@ -221,10 +236,10 @@ def _grow_sessions(store: SqliteEventStore, lengths: Sequence[int]) -> list[tupl
 
 
 def _time_by_length(
-    url: str, sessions: Sequence[tuple[int, str]], rounds: int
+    target: Target, sessions: Sequence[tuple[int, str]], rounds: int
 ) -> list[LengthPoint]:
     samples: list[list[float]] = [[] for _ in sessions]
-    with httpx.Client(base_url=url, timeout=60) as http:
+    with target.client(timeout=60) as http:
         for _, session in sessions:
             _turn(http, session)  # the server folds each session once; not timed
         for _ in range(rounds):
@@ -236,13 +251,13 @@ def _time_by_length(
     ]
 
 
-def _slow_message(url: str, heavy_clients: int, seconds: float) -> tuple[Latencies, int]:
+def _slow_message(target: Target, heavy_clients: int, seconds: float) -> tuple[Latencies, int]:
     victim: list[float] = []
     posts = [0] * heavy_clients
     ready, stop = threading.Barrier(heavy_clients + 2), threading.Event()
 
     def heavy(index: int) -> None:
-        with httpx.Client(base_url=url, timeout=60) as http:
+        with target.client(timeout=60) as http:
             session = _new_session(http)
             ready.wait()
             while not stop.is_set():
@@ -250,7 +265,7 @@ def _slow_message(url: str, heavy_clients: int, seconds: float) -> tuple[Latenci
                 posts[index] += 1
 
     def measured() -> None:
-        with httpx.Client(base_url=url, timeout=60) as http:
+        with target.client(timeout=60) as http:
             session = _new_session(http)
             ready.wait()
             while not stop.is_set():

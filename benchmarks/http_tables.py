@@ -9,15 +9,15 @@ from benchmarks.tables import Table
 def service_table(http: HttpFigures) -> Table:
     """Requests against a real server process: health, 16 clients, one slow message."""
     rows = [
-        ("GET /health, one kept-alive connection", *_cells(http.health), "-"),
+        ("GET /health, one kept-alive connection", *latency_cells(http.health), "-"),
         (
             f"{http.clients} clients, one order turn each at a time",
-            *_cells(http.turn),
+            *latency_cells(http.turn),
             f"{http.turns_per_second:,.0f} turns/s",
         ),
         (
             "one client's turns beside 64 KiB worst-case posts",
-            *_cells(http.victim),
+            *latency_cells(http.victim),
             f"{http.heavy_posts:,} posts",
         ),
     ]
@@ -36,7 +36,9 @@ def length_table(http: HttpFigures) -> Table:
     shortest = http.by_length[0]
     rows = []
     for point in http.by_length:
-        rows.append((f"{point.events:,}", *_cells(point.turn), str(point.ratio_to(shortest))))
+        rows.append(
+            (f"{point.events:,}", *latency_cells(point.turn), str(point.ratio_to(shortest)))
+        )
     headers = ("Events in session", "Turns", "p50 (ms)", "p99 (ms)", "Range (ms)", "x shortest")
     note = (
         "One order turn at a time, round-robin across the sessions; each session was built by"
@@ -45,7 +47,8 @@ def length_table(http: HttpFigures) -> Table:
     return Table("Turn latency against session length (HTTP)", headers, rows, [note])
 
 
-def _cells(latency: Latencies) -> tuple[str, str, str, str]:
+def latency_cells(latency: Latencies) -> tuple[str, str, str, str]:
+    """Count, p50, p99 and range of ``latency``, in milliseconds, as table cells."""
     return (
         f"{latency.count:,}",
         f"{latency.p50 * 1e3:,.2f}",

@@ -13,6 +13,7 @@ from rich.text import Text
 from benchmarks.goals import goals_table
 from benchmarks.http_tables import length_table, service_table
 from benchmarks.results import Results
+from benchmarks.stream_tables import catch_up_table, delivery_table
 from benchmarks.tables import (
     Table,
     chat_table,
@@ -35,6 +36,8 @@ def all_tables(results: Results) -> list[Table]:
     ]
     if results.http is not None:
         tables += [service_table(results.http), length_table(results.http)]
+    if results.streams is not None:
+        tables += [delivery_table(results.streams), catch_up_table(results.streams)]
     return tables
 
 

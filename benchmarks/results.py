@@ -12,6 +12,7 @@ from benchmarks.http_bench import HttpFigures
 from benchmarks.pure_core import CorePoint
 from benchmarks.read_paths import ReadPath
 from benchmarks.scaling import ReplayPoint
+from benchmarks.stream_bench import StreamFigures
 from benchmarks.systems import LoadedSystem, SkippedSystem
 
 
@@ -31,6 +32,7 @@ class Results:
         seconds: wall time of the whole run.
         load_average: the machine's 1-minute load average at the start and at the end.
         http: the service measured over HTTP; None when that section did not run.
+        streams: the event stream measured over HTTP; None when that section did not run.
     """
 
     quick: bool
@@ -44,6 +46,7 @@ class Results:
     seconds: float
     load_average: tuple[float, float]
     http: HttpFigures | None = None
+    streams: StreamFigures | None = None
 
     def sizes(self) -> list[int]:
         """The session sizes measured, smallest first."""
@@ -83,6 +86,7 @@ class Results:
             "replay_scaling": [asdict(point) for point in self.replay],
             "pure_core": [asdict(point) for point in self.core],
             "http": None if self.http is None else asdict(self.http),
+            "streams": None if self.streams is None else asdict(self.streams),
             "seconds": self.seconds,
             "load_average": list(self.load_average),
         }

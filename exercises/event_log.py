@@ -6,12 +6,15 @@ which promise you broke and the smallest case that shows it.
 What a payload holds. The top level is any mapping with string keys (a ``dict``, a
 ``types.MappingProxyType``, a ``Mapping`` class of your own). Its values are JSON data, the
 way Python spells it: ``str``, ``int``, ``float`` (finite), ``bool``, ``None``, lists and
-tuples of JSON data, and dicts with string keys, nested to any depth. Anything else (bytes, a
-set, an object, a key that is not a string, NaN) is outside the contract: keep it, convert it
-or refuse it, as you like; the grader never passes one.
+tuples of JSON data, and dicts with string keys, nested up to 200 levels deep (the grader
+goes no deeper, so a recursive copy is fine). Anything else (bytes, a set, an object, a key
+that is not a string, NaN) is outside the contract: keep it, convert it or refuse it, as you
+like; the grader never passes one.
 
 What "equal" means for a payload. The same keys, and for each key a value equal to the one
-given, type for type: a ``str`` is a ``str`` with the same characters, an ``int`` an ``int``
+given, type for type: a ``str`` is a ``str`` with the same characters (counted as JSON counts
+them: two surrogates that form a pair, ``"\\ud83d\\ude42"``, are the one character they
+encode, ``"🙂"``; a lone surrogate stays itself), an ``int`` an ``int``
 (``True`` is not ``1`` and ``1.0`` is not ``1``), a ``float`` a ``float`` with the same value
 and sign (``-0.0`` is not ``0.0``), a ``bool`` a ``bool``; a list or a tuple may come back as
 either, item by item equal; a mapping may come back as any mapping, key by key equal. So a
@@ -73,10 +76,11 @@ def append_event(
           later one the previous id + 1, with no gaps, however long the log grows.
         - The event carries the session_id and type it was appended with, and a payload
           equal to the one given (see "equal" above), extra keys included.
-        - The log passed in never changes: appending to it again, or reading it, gives the
-          same answers as before.
-        - Appending to an older log starts a branch: the event gets that log's next id, and
-          the new log holds that log's events and the new one, whatever was appended since.
+        - The log passed in never changes: after the append, appending to it or reading it
+          gives the same answers as just before.
+        - Logs are independent values: appending to an older log starts a branch (the event
+          gets that log's next id, and the new log holds that log's events and the new one),
+          and appending to one log never changes another.
         - The payload is copied: changing the caller's mapping afterwards, at any depth (a
           list inside a tuple, the dict behind a MappingProxyType), changes nothing in the log.
         - Nobody can change the log through a payload: changing what ``event.payload`` holds

@@ -21,12 +21,17 @@ def _setting(default: Any, flag: str, help_id: str, metavar: str | None = None) 
 
 @dataclass(frozen=True)
 class Settings:
-    """Time limits (seconds), isolation and resources of one grading."""
+    """Time limits (seconds), isolation and resources of one grading.
+
+    Examples, tasks and the import are limited in CPU time, so that a grade is the same on
+    a busy machine as on an idle one (see :class:`grader.engine.learner.Clock`); the whole
+    submission in wall-clock time, a backstop for one learner (300 s) and a promise for a
+    class (the batch gives each submission 30 s)."""
 
     example_seconds: float = _setting(5.0, "--time-limit", "settings.example_seconds", "SECONDS")
     task_seconds: float = _setting(30.0, "--task-time-limit", "settings.task_seconds", "SECONDS")
     submission_seconds: float = _setting(
-        40.0, "--submission-time-limit", "settings.submission_seconds", "SECONDS"
+        300.0, "--submission-time-limit", "settings.submission_seconds", "SECONDS"
     )
     load_seconds: float = _setting(7.0, "--load-time-limit", "settings.load_seconds", "SECONDS")
     isolation: str = _setting("auto", "--isolation", "settings.isolation")
@@ -41,9 +46,12 @@ class Settings:
 ISOLATIONS = ("auto", "bwrap", "uid", "none")
 
 
-def add_options(parser: argparse.ArgumentParser, names: Iterable[str]) -> None:
-    """Add the settings ``names`` to ``parser``, each with its flag, default and help."""
-    defaults = Settings()
+def add_options(
+    parser: argparse.ArgumentParser, names: Iterable[str], defaults: Settings | None = None
+) -> None:
+    """Add the settings ``names`` to ``parser``, each with its flag, default and help
+    (``defaults``: a front end's own, such as the batch's shorter budget per submission)."""
+    defaults = defaults or Settings()
     for item in dataclasses.fields(Settings):
         if item.name not in names:
             continue

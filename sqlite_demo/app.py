@@ -6,6 +6,7 @@ limits are in it, and schemathesis checks the service against it in the test sui
 
 The path of one ``POST /sessions/{id}/messages``, and what each hop adds:
 
+0. ``access``: the Host it was sent to, and the token (a header or the page's cookie).
 1. ``body_guard``: JSON, UTF-8 and 1 MiB, before FastAPI reads a byte of the body.
 2. ``app`` (here): the body against its published schema (``api_schema``), and the
    turn's JSON answer.
@@ -16,7 +17,8 @@ The path of one ``POST /sessions/{id}/messages``, and what each hop adds:
 6. ``http_errors``: only when something is refused, the one error shape and its status.
 
 The endpoints are plain ``def`` functions, so FastAPI runs them in worker threads; no lock is
-held around a turn, only the store's lock around each of its SQL statements.
+held around a turn, only the store's lock around each of its SQL statements. The list reads
+answer a page at a time (:mod:`sqlite_demo.pages`).
 """
 
 from __future__ import annotations
@@ -26,13 +28,13 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Annotated, Any, Final
 
-from fastapi import FastAPI, Header, Query, Request
-from fastapi.responses import JSONResponse
+from fastapi import FastAPI, Header, Request
+from fastapi.responses import JSONResponse, Response
 
-from eventlog import StorageError, StoredEvent
+from eventlog import StorageError
+from sqlite_demo.access import AccessGuard, AccessPolicy, document_access
 from sqlite_demo.agent import Agent
 from sqlite_demo.api_schema import (
-    MAX_EVENT_ID,
     MAX_IDEMPOTENCY_KEY_CHARS,
     SESSION_LINKS,
     ChatMessage,
@@ -46,9 +48,17 @@ from sqlite_demo.api_schema import (
 )
 from sqlite_demo.body_guard import BodyGuard
 from sqlite_demo.connection import Synchronous
+from sqlite_demo.event_json import event_json, events_json_text
 from sqlite_demo.http_errors import documented, install_error_handlers
 from sqlite_demo.live import create_live_router
 from sqlite_demo.model import Model, scripted_model
+from sqlite_demo.pages import (
+    MAX_PAGE,
+    NEXT_PAGE_RESPONSE,
+    AfterEventId,
+    PageLimit,
+    name_next_page,
+)
 from sqlite_demo.store import SqliteEventStore
 
 IdempotencyKey = Annotated[
@@ -60,15 +70,15 @@ IdempotencyKey = Annotated[
         description="Names this request: a repeat gets the first answer and writes nothing.",
     ),
 ]
-AfterEventId = Annotated[
-    int, Query(ge=0, le=MAX_EVENT_ID, description="return events with event_id > after")
-]
 #: Statuses every operation on a session's data can answer with, besides its success.
 _SESSION_ERRORS: Final = (404, 422, 500, 503)
 
 
 def create_app(
-    db_path: str | Path, synchronous: Synchronous = "NORMAL", model: Model = scripted_model
+    db_path: str | Path,
+    synchronous: Synchronous = "NORMAL",
+    model: Model = scripted_model,
+    access: AccessPolicy | None = None,
 ) -> FastAPI:
     """Build the service; the store opens when the app starts and closes when it stops.
 
@@ -76,6 +86,9 @@ def create_app(
         db_path: the SQLite file (created with its schema when missing).
         synchronous: ``"NORMAL"`` survives a killed process, ``"FULL"`` a power cut too.
         model: the brain of the agent loop; tests pass one that fails on purpose.
+        access: the token and Host names the door checks (see :mod:`sqlite_demo.access`);
+            None checks nothing, for an app in a test or behind the caller's own gate.
+            ``serve`` always passes one.
 
     The app refuses to start (raising :class:`~eventlog.StorageError`) on a database it
     cannot write: better no service than one that fails every write.
@@ -92,13 +105,33 @@ def create_app(
         finally:
             store.close()
 
-    app = FastAPI(title="sqlite_demo agent", version="1", lifespan=lifespan)
+    # No /docs or /redoc: FastAPI's pages load their scripts from a CDN, and this server
+    # answers with nothing that points elsewhere. /openapi.json is the contract; open it in
+    # any OpenAPI viewer.
+    app = FastAPI(
+        title="sqlite_demo agent", version="1", lifespan=lifespan, docs_url=None, redoc_url=None
+    )
     install_error_handlers(app)
     app.add_middleware(BodyGuard)
+    if access is not None:
+        # Added last, so it runs first: a refused request never reaches the body guard.
+        app.add_middleware(AccessGuard, policy=access)
+        _document_access(app, access)
     _add_session_routes(app)
     _add_read_routes(app)
-    app.include_router(create_live_router(event_json))  # the page at / and the event stream
+    app.include_router(create_live_router())  # the page at / and the event stream
     return app
+
+
+def _document_access(app: FastAPI, access: AccessPolicy) -> None:
+    build = app.openapi
+
+    def openapi() -> dict[str, Any]:
+        if app.openapi_schema is None:
+            app.openapi_schema = document_access(build(), access)
+        return app.openapi_schema
+
+    app.openapi = openapi  # type: ignore[method-assign]  # FastAPI's documented way
 
 
 def _add_session_routes(app: FastAPI) -> None:
@@ -162,26 +195,37 @@ def _add_read_routes(app: FastAPI) -> None:
         "/sessions/{session_id}/messages",
         operation_id="get_messages",
         response_model=list[MessageOut],
-        responses=documented(*_SESSION_ERRORS),
+        responses={200: NEXT_PAGE_RESPONSE, **documented(*_SESSION_ERRORS)},
     )
-    def get_messages(session_id: str, request: Request) -> JSONResponse:
-        """The ``messages`` projection: user and assistant messages, by event id."""
-        rows = _known_session_store(request, session_id).get_messages(session_id)
-        return JSONResponse(
-            [{"event_id": r.event_id, "role": r.role, "content": r.content} for r in rows]
+    def get_messages(
+        session_id: str, request: Request, after: AfterEventId = 0, limit: PageLimit = MAX_PAGE
+    ) -> Response:
+        """The ``messages`` projection: user and assistant messages, by event id, one page at
+        a time (``Link: <...>; rel="next"`` names the next page when there is one)."""
+        store = _known_session_store(request, session_id)
+        rows = store.get_messages(session_id, after_event_id=after, limit=limit + 1)
+        body = [{"event_id": r.event_id, "role": r.role, "content": r.content} for r in rows]
+        return name_next_page(
+            request, JSONResponse(body[:limit]), [r.event_id for r in rows], limit
         )
 
     @app.get(
         "/sessions/{session_id}/events",
         operation_id="get_events",
         response_model=list[EventOut],
-        responses=documented(*_SESSION_ERRORS),
+        responses={200: NEXT_PAGE_RESPONSE, **documented(*_SESSION_ERRORS)},
     )
-    def get_events(session_id: str, request: Request, after: AfterEventId = 0) -> JSONResponse:
-        """The session's events with ``event_id > after``, oldest first: how a client resumes."""
+    def get_events(
+        session_id: str, request: Request, after: AfterEventId = 0, limit: PageLimit = MAX_PAGE
+    ) -> Response:
+        """The session's events with ``event_id > after``, oldest first: how a client resumes.
+
+        One page at a time: ``Link: <...>; rel="next"`` names the next page when there is one.
+        """
         store = _known_session_store(request, session_id)
-        events = store.get_events_for_session(session_id, after_event_id=after)
-        return JSONResponse([event_json(event) for event in events])
+        events = store.get_events_for_session(session_id, after_event_id=after, limit=limit + 1)
+        body = Response(events_json_text(events[:limit]), media_type="application/json")
+        return name_next_page(request, body, [event.event_id for event in events], limit)
 
     @app.get(
         "/sessions/{session_id}/replay",
@@ -192,17 +236,6 @@ def _add_read_routes(app: FastAPI) -> None:
     def replay(session_id: str, request: Request) -> JSONResponse:
         """The session folded into OpenAI Chat Completions messages, ready for a model."""
         return JSONResponse(_known_session_store(request, session_id).replay_session(session_id))
-
-
-def event_json(event: StoredEvent) -> dict[str, Any]:
-    """Return an event as the API shows it, payload as a plain JSON object."""
-    return {
-        "event_id": event.event_id,
-        "session_id": event.session_id,
-        "type": event.type,
-        "payload": dict(event.payload),
-        "created_at": event.created_at,
-    }
 
 
 def _store(request: Request) -> SqliteEventStore:

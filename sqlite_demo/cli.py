@@ -3,7 +3,10 @@
 * ``python -m sqlite_demo`` or ``python -m sqlite_demo demo [--db PATH]``: the five-phase
   crash-and-replay demo against a real server subprocess (see :mod:`sqlite_demo.demo`).
 * ``python -m sqlite_demo serve --db PATH [--host 127.0.0.1] [--port 0]``: run the agent
-  service; port 0 picks a free port, and the first line printed is its address.
+  service; port 0 picks a free port, and the first line printed is its address, the second
+  the live page's, carrying the token (``--token``, else ``$SQLITE_DEMO_TOKEN``, else a
+  random one; ``--no-token`` for none, on loopback only). ``--allow-host NAME`` accepts
+  another Host name than the address served (see :mod:`sqlite_demo.access`).
   ``--crashable`` (or ``--kill-every SECONDS``) serves it from a child process that Enter
   (or the timer) SIGKILLs and restarts, to watch the live page resume (see
   :mod:`sqlite_demo.crash_loop`).
@@ -15,12 +18,19 @@
 from __future__ import annotations
 
 import argparse
+import ipaddress
+import os
 import sqlite3
 import sys
 from collections.abc import Sequence
 from pathlib import Path
 
 from eventlog import StorageError, StoreError
+from sqlite_demo.event_stream import DEFAULT_MAX_STREAMS
+
+#: Where ``serve`` looks for its token when ``--token`` is not given (not on the command
+#: line, which every user of the machine can read).
+TOKEN_ENVIRONMENT_VARIABLE = "SQLITE_DEMO_TOKEN"
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -34,7 +44,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command == "serve" and (args.crashable or args.kill_every is not None):
         return _serve_crashable(parser, args)
     if args.command == "serve":
-        return _serve(args.db, args.host, args.port)
+        return _serve(args, _token(parser, args))
     return _backup(parser, Path(args.src), Path(args.dest))
 
 
@@ -50,6 +60,31 @@ def _build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--db", type=Path, required=True, help="database file (created if new)")
     serve.add_argument("--host", default="127.0.0.1", help="address to bind (default: loopback)")
     serve.add_argument("--port", type=_port, default=0, help="port; 0 picks a free one")
+    door = serve.add_mutually_exclusive_group()
+    door.add_argument(
+        "--token",
+        help=f"the token clients must send (default: ${TOKEN_ENVIRONMENT_VARIABLE}, else a random"
+        " one); visible to every user in the process list, so prefer the variable",
+    )
+    door.add_argument(
+        "--no-token",
+        action="store_true",
+        help="no authentication at all: a throwaway demo on loopback only",
+    )
+    serve.add_argument(
+        "--max-streams",
+        type=_stream_count,
+        default=DEFAULT_MAX_STREAMS,
+        metavar="N",
+        help="event streams open at once; more get a retryable 503 (default: %(default)s)",
+    )
+    serve.add_argument(
+        "--allow-host",
+        action="append",
+        default=[],
+        metavar="NAME",
+        help="accept this Host name (NAME or NAME:PORT) besides the address served; repeatable",
+    )
     serve.add_argument(
         "--crashable",
         action="store_true",
@@ -77,6 +112,16 @@ def _port(text: str) -> int:
     return port
 
 
+def _stream_count(text: str) -> int:
+    try:
+        count = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number of streams: {text!r}") from None
+    if not 1 <= count <= 10_000:
+        raise argparse.ArgumentTypeError(f"between 1 and 10000 streams, got {count}")
+    return count
+
+
 def _seconds(text: str) -> float:
     try:
         seconds = float(text)
@@ -87,19 +132,56 @@ def _seconds(text: str) -> float:
     return seconds
 
 
+def _token(parser: argparse.ArgumentParser, args: argparse.Namespace) -> str | None:
+    """The token to serve with: ``--token``, the environment's, a new one; None for none."""
+    from sqlite_demo.access import check_token, new_token
+
+    if args.no_token:
+        if not _is_loopback(args.host):
+            parser.error("--no-token serves on loopback only: leave out --host, or keep a token")
+        return None
+    token = args.token or os.environ.get(TOKEN_ENVIRONMENT_VARIABLE) or new_token()
+    try:
+        return check_token(token)
+    except ValueError as error:
+        parser.error(str(error))
+
+
+def _is_loopback(host: str) -> bool:
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return host == "localhost"
+
+
 def _serve_crashable(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     if args.host != "127.0.0.1":
         parser.error("--crashable serves on 127.0.0.1 only: leave out --host")
     from sqlite_demo.crash_loop import run_crash_loop
 
-    return run_crash_loop(args.db, port=args.port, kill_every=args.kill_every)
+    token = _token(parser, args)
+    return run_crash_loop(
+        args.db,
+        port=args.port,
+        kill_every=args.kill_every,
+        token=token,
+        allowed_hosts=args.allow_host,
+    )
 
 
-def _serve(db: Path, host: str, port: int) -> int:
+def _serve(args: argparse.Namespace, token: str | None) -> int:
     from sqlite_demo.server import serve
 
+    db, host, port = args.db, args.host, args.port
     try:
-        serve(db, host=host, port=port)
+        serve(
+            db,
+            host=host,
+            port=port,
+            token=token,
+            allowed_hosts=args.allow_host,
+            max_streams=args.max_streams,
+        )
     except StoreError as error:
         print(f"cannot serve {db}: {error}", file=sys.stderr)
         return 1

@@ -14,6 +14,7 @@ import signal
 import sys
 import tempfile
 import threading
+from collections.abc import Sequence
 from pathlib import Path
 from typing import NoReturn, TextIO
 
@@ -25,6 +26,9 @@ def run_crash_loop(
     port: int = 0,
     kill_every: float | None = None,
     commands: TextIO | None = None,
+    *,
+    token: str | None,
+    allowed_hosts: Sequence[str] = (),
 ) -> int:
     """Serve ``db_path`` from a child process, and kill and restart it on each command.
 
@@ -33,6 +37,8 @@ def run_crash_loop(
         port: the port to serve on; 0 picks a free one, kept across restarts.
         kill_every: also crash every this many seconds; None crashes on Enter only.
         commands: where lines (Enter presses) come from; standard input by default.
+        token: the token, kept across restarts so an open page stays in; None for none.
+        allowed_hosts: Host names accepted besides loopback's.
 
     Returns:
         0 when stopped with Ctrl-C or SIGTERM; 1 when the server could not start.
@@ -40,7 +46,14 @@ def run_crash_loop(
     # SIGTERM would end this process without its ``finally``, leaving the child serving.
     signal.signal(signal.SIGTERM, _exit_on_sigterm)
     with tempfile.TemporaryDirectory(prefix="sqlite_demo_crash_loop_") as folder:
-        server = ServerProcess(db_path, Path(folder) / "server.log", port=port)
+        server = ServerProcess(
+            db_path,
+            Path(folder) / "server.log",
+            port=port,
+            token=token,
+            no_token=token is None,
+            allowed_hosts=allowed_hosts,
+        )
         try:
             server.start()
             _announce(server, kill_every)
@@ -58,7 +71,9 @@ def run_crash_loop(
 def _announce(server: ServerProcess, kill_every: float | None) -> None:
     every = f", and every {kill_every:g} s" if kill_every else ""
     print(f"listening on {server.url}", flush=True)
-    print(f"live page: {server.url}/ (Ctrl-C stops)", flush=True)
+    print(f"live page: {server.page_url} (Ctrl-C stops)", flush=True)
+    if server.token is None:
+        print("warning: --no-token: no authentication at all (a throwaway demo)", flush=True)
     print(f"press Enter to SIGKILL the server and restart it{every}", flush=True)
 
 

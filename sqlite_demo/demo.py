@@ -157,7 +157,7 @@ class Demo:
         )
 
     def _client(self) -> AgentClient:
-        return AgentClient(self.server.url)
+        return AgentClient(self.server.url, token=self.server.token)
 
     def _new_session(self, client: AgentClient, title: str, label: str) -> str:
         session_id: str = client.create_session(title)["id"]

@@ -29,10 +29,22 @@ from sqlite_demo.agent import SessionBusyError
 
 #: How long a client should wait before retrying a retryable 503, in seconds.
 RETRY_AFTER_SECONDS: Final = 1
+#: The schema of the ``Retry-After`` a retryable 503 carries.
+RETRY_AFTER_HEADER: Final = {
+    "Retry-After": {
+        "description": "Seconds to wait before retrying; sent when `retryable` is true.",
+        "required": False,
+        "schema": {"type": "integer", "minimum": 0},
+    }
+}
 
 #: When each status is sent, with the codes it carries; the schema shows these words.
 DESCRIPTIONS: Final = {
     400: "The body is not valid JSON, or not UTF-8 (`malformed_json`).",
+    401: "The request carries no token, or a wrong one (`unauthorized`): send"
+    " `Authorization: Bearer <token>`, or the cookie the page sets. `/health` answers"
+    " without a token, but refuses a wrong one.",
+    403: "The Host header names another server than this one (`forbidden_host`).",
     404: "No session has this id (`unknown_session`), or no such route (`not_found`).",
     409: "The Idempotency-Key was used before for a different message (`idempotency_key_reused`).",
     413: "The body is over 1 MiB (`content_too_large`).",
@@ -41,9 +53,10 @@ DESCRIPTIONS: Final = {
     " Unicode, such as a lone surrogate (`invalid_request`).",
     500: "A bug in the service (`internal_error`); the connection is closed.",
     503: "The database cannot be written now (`database_read_only`, `database_disk_full`,"
-    " `database_io_error`, `database_busy`, `database_cannot_open`, `database_corrupt`), or"
-    " other writers kept changing the session (`session_busy`); `retryable` says whether"
-    " the same request can succeed later.",
+    " `database_io_error`, `database_busy`, `database_cannot_open`, `database_corrupt`),"
+    " other writers kept changing the session (`session_busy`), or every event-stream slot"
+    " is taken (`too_many_streams`); `retryable` says whether the same request can succeed"
+    " later, and `Retry-After` when.",
 }
 
 
@@ -87,11 +100,32 @@ def error_response(
     return JSONResponse(body, status_code=status, headers=headers)
 
 
-def documented(*statuses: int) -> dict[int | str, dict[str, Any]]:
-    """Return the ``responses=`` of an operation that can answer with ``statuses``."""
-    return {
-        status: {"model": ErrorBody, "description": DESCRIPTIONS[status]} for status in statuses
-    }
+#: What every operation can answer, whatever it does: the door's refusals.
+DOOR_STATUSES: Final = (401, 403)
+
+
+def documented(*statuses: int, by_reference: bool = False) -> dict[int | str, dict[str, Any]]:
+    """Return the ``responses=`` of an operation that can answer with ``statuses``.
+
+    The door's refusals (:data:`DOOR_STATUSES`) are added to every operation.
+
+    Args:
+        by_reference: name the error schema as JSON explicitly, by reference, instead of
+            through the model: for an operation whose own response class is not JSON (the
+            event stream), which FastAPI would otherwise give to its refusals too.
+    """
+    responses: dict[int | str, dict[str, Any]] = {}
+    for status in sorted({*DOOR_STATUSES, *statuses}):
+        response: dict[str, Any] = {"description": DESCRIPTIONS[status]}
+        if by_reference:
+            schema = {"$ref": "#/components/schemas/ErrorBody"}
+            response["content"] = {"application/json": {"schema": schema}}
+        else:
+            response["model"] = ErrorBody
+        if status == 503:
+            response["headers"] = RETRY_AFTER_HEADER
+        responses[status] = response
+    return responses
 
 
 def install_error_handlers(app: FastAPI) -> None:

@@ -3,7 +3,7 @@
 =======  ====================================  ==========================================
 GET      /                                     the page (plain HTML, CSS and JavaScript)
 GET      /static/{name}                        its stylesheet and script, nothing else
-GET      /sessions/{id}/tool_calls             the ``tool_calls`` projection rows
+GET      /sessions/{id}/tool_calls             the ``tool_calls`` projection rows, paged
 GET      /sessions/{id}/events/stream          the session's events as Server-Sent Events
                                                (see :mod:`sqlite_demo.live_stream`)
 =======  ====================================  ==========================================
@@ -14,7 +14,8 @@ which then refuses anything from elsewhere, so a stray external link would fail 
 
 What the page shows is derived from the log, as the chapter teaches: the chat panel is drawn
 from the stream's ``user_message`` and ``assistant_message`` events, not from the replies
-the POSTs return, so what you see after a reconnect is exactly what the log holds.
+the POSTs return, so what you see after a reconnect is exactly what the log holds. Like
+every route but ``/health``, the page and its files need the token (:mod:`sqlite_demo.access`).
 """
 
 from __future__ import annotations
@@ -24,19 +25,27 @@ from importlib import resources
 from typing import Final
 
 from fastapi import APIRouter, Request
-from fastapi.responses import Response
+from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel
 
-from sqlite_demo.event_stream import EventToJson
-from sqlite_demo.http_errors import ApiError
-from sqlite_demo.live_stream import add_stream_route, error_response
+from sqlite_demo.http_errors import ApiError, documented
+from sqlite_demo.live_stream import add_stream_route
+from sqlite_demo.pages import (
+    MAX_PAGE,
+    NEXT_PAGE_RESPONSE,
+    AfterEventId,
+    PageLimit,
+    name_next_page,
+)
 from sqlite_demo.store import SqliteEventStore
 
 #: The only files ``/static/`` serves, and their types: a lookup, never a path built from
 #: the request, so ``../`` and its encodings have nothing to reach.
 STATIC_FILES: Final = {
+    "api.js": "text/javascript; charset=utf-8",
     "live.css": "text/css; charset=utf-8",
     "live.js": "text/javascript; charset=utf-8",
+    "log_view.js": "text/javascript; charset=utf-8",
     "stream.js": "text/javascript; charset=utf-8",
     "views.js": "text/javascript; charset=utf-8",
 }
@@ -66,17 +75,12 @@ class ToolCallOut(BaseModel):
     result: str | None
 
 
-def create_live_router(event_to_json: EventToJson) -> APIRouter:
-    """Return the routes of the live page, its projection read and its event stream.
-
-    Args:
-        event_to_json: the API's JSON shape of an event, so that the stream sends events
-            exactly as ``GET /sessions/{id}/events`` returns them.
-    """
+def create_live_router() -> APIRouter:
+    """Return the routes of the live page, its projection read and its event stream."""
     router = APIRouter()
     _add_page_routes(router)
     _add_tool_calls_route(router)
-    add_stream_route(router, event_to_json)
+    add_stream_route(router)
     return router
 
 
@@ -102,9 +106,14 @@ def _add_tool_calls_route(router: APIRouter) -> None:
     @router.get(
         "/sessions/{session_id}/tool_calls",
         summary="The session's rows of the tool_calls projection",
-        responses={404: error_response("unknown_session: no session has this id")},
+        response_model=list[ToolCallOut],
+        responses={200: NEXT_PAGE_RESPONSE, **documented(404, 422, 500, 503)},
     )
-    def get_tool_calls(session_id: str, request: Request) -> list[ToolCallOut]:
+    def get_tool_calls(
+        session_id: str, request: Request, after: AfterEventId = 0, limit: PageLimit = MAX_PAGE
+    ) -> Response:
         store: SqliteEventStore = request.app.state.store
         store.get_session(session_id)  # raises UnknownSessionError: the app's 404
-        return [ToolCallOut(**asdict(row)) for row in store.get_tool_calls(session_id)]
+        rows = store.get_tool_calls(session_id, after_event_id=after, limit=limit + 1)
+        response = JSONResponse([asdict(row) for row in rows[:limit]])
+        return name_next_page(request, response, [row.event_id for row in rows], limit)

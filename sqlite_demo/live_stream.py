@@ -1,14 +1,15 @@
 """``GET /sessions/{id}/events/stream``: the endpoint, its limits, and a clean shutdown.
 
-The stream itself (poll by id, heartbeat, catch-up) is :mod:`sqlite_demo.event_stream`; this
-module puts it on HTTP:
+The stream itself (pages read by id, the append signal, heartbeat, catch-up) is
+:mod:`sqlite_demo.event_stream`; this module puts it on HTTP:
 
 * **Where to resume.** ``Last-Event-ID`` (what a reconnecting ``EventSource`` sends) wins
   over ``?after=N`` (what a page passes when it opens a new stream itself), because a
   browser reconnects to the same URL, ``after`` included, adding the header each time.
 * **Refusals come first.** A bad header, an unknown session or too many open streams get
   their JSON error and status before the first byte of the stream; once it has started,
-  a stream only ever ends.
+  a stream only ever ends. Too many streams is a retryable 503 with ``Retry-After``, and
+  the limit is exact: a slot is taken in the same step as the check.
 * **Shutdown.** uvicorn waits for every open response to finish before it stops, and an
   event stream never finishes by itself, so a plain ``uvicorn.Server`` would hang on
   shutdown with a page open. :class:`StreamClosingServer` tells the streams first; each sends
@@ -19,7 +20,7 @@ from __future__ import annotations
 
 import socket
 import threading
-from collections.abc import AsyncGenerator, AsyncIterator
+from collections.abc import AsyncGenerator
 from dataclasses import dataclass, field
 from typing import Annotated, Any, Final
 
@@ -27,10 +28,13 @@ import anyio
 import uvicorn
 from fastapi import APIRouter, FastAPI, Header, Query, Request
 from starlette.responses import StreamingResponse
+from starlette.types import Receive, Scope, Send
 
 from sqlite_demo.api_schema import MAX_EVENT_ID
-from sqlite_demo.event_stream import EventToJson, StreamSettings, session_event_stream
-from sqlite_demo.http_errors import ApiError
+from sqlite_demo.event_json import event_json_text
+from sqlite_demo.event_stream import StreamSettings, StreamSource, session_event_stream
+from sqlite_demo.http_errors import RETRY_AFTER_SECONDS, ApiError, documented
+from sqlite_demo.shared_reads import SharedReads
 from sqlite_demo.sse import LAST_EVENT_ID_PATTERN, parse_last_event_id
 from sqlite_demo.store import SqliteEventStore
 
@@ -41,17 +45,6 @@ STREAM_PATH: Final = "/sessions/{session_id}/events/stream"
 STREAM_OPERATION_ID: Final = "stream_session_events"
 STREAM_TAG: Final = "streaming"
 
-_ERROR_SCHEMA: Final = {
-    "type": "object",
-    "required": ["error"],
-    "properties": {
-        "error": {
-            "type": "object",
-            "required": ["code", "message"],
-            "properties": {"code": {"type": "string"}, "message": {"type": "string"}},
-        }
-    },
-}
 _STREAM_EXAMPLE: Final = (
     "retry: 1000\n\n"
     'id: 5\ndata: {"event_id":5,"session_id":"sess_a","type":"tool_result",'
@@ -61,29 +54,81 @@ _STREAM_EXAMPLE: Final = (
 )
 
 
-def error_response(description: str) -> dict[str, Any]:
-    """Return an OpenAPI response entry for the kit's one JSON error shape."""
-    return {"description": description, "content": {"application/json": {"schema": _ERROR_SCHEMA}}}
+class _Slot:
+    """One of the app's open-stream slots, held from acceptance to the response's end."""
+
+    def __init__(self, streams: _OpenStreams) -> None:
+        self._streams: _OpenStreams | None = streams
+
+    def release(self) -> None:
+        """Give the slot back; only the first call counts."""
+        if self._streams is not None:
+            self._streams.count -= 1
+            self._streams = None
 
 
 class EventStreamResponse(StreamingResponse):
-    """The stream's response class: ``text/event-stream`` in the schema and on the wire."""
+    """The stream's response: ``text/event-stream``, holding its slot until it has ended.
+
+    However the response ends (the last frame, a client that went away, shutdown, an error,
+    or a connection that closed before the first byte), the frames are closed and the slot
+    is released, here, where every one of those paths passes.
+    """
 
     media_type = "text/event-stream"
+
+    def __init__(
+        self,
+        frames: AsyncGenerator[bytes, None],
+        slot: _Slot,
+        headers: dict[str, str],
+        status_code: int = 200,  # FastAPI reads the default for the schema
+    ) -> None:
+        super().__init__(frames, status_code=status_code, headers=headers)
+        self._frames = frames
+        self._slot = slot
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        try:
+            await super().__call__(scope, receive, send)
+        finally:
+            self._slot.release()
+            await self._frames.aclose()
 
 
 @dataclass
 class _OpenStreams:
-    """Per app: the stream settings, the shutdown signal, and how many streams are open."""
+    """Per app: the stream settings, the shutdown signal, the slots taken, the read threads."""
 
     settings: StreamSettings
     closing: threading.Event = field(default_factory=threading.Event)
     count: int = 0
+    shared: SharedReads[Any] = field(default_factory=SharedReads)
+    _limiter: anyio.CapacityLimiter | None = None
+
+    def take_slot(self) -> _Slot | None:
+        """Take a slot, or return None when every one is taken.
+
+        Synchronous on purpose: between the check and the count nothing else runs on the
+        event loop, so a burst of requests can never pass the limit, even by one.
+        """
+        if self.count >= self.settings.max_open_streams:
+            return None
+        self.count += 1
+        return _Slot(self)
+
+    def limiter(self) -> anyio.CapacityLimiter:
+        """The threads the streams read with (made on first use, inside the event loop)."""
+        if self._limiter is None:
+            self._limiter = anyio.CapacityLimiter(self.settings.read_threads)
+        return self._limiter
 
 
 def configure_streams(app: FastAPI, settings: StreamSettings) -> None:
     """Use ``settings`` for the app's streams from now on (tests shorten the intervals)."""
-    _open_streams(app).settings = settings
+    streams = _open_streams(app)
+    streams.settings = settings
+    streams._limiter = None
 
 
 def close_event_streams(app: Any) -> None:
@@ -129,7 +174,7 @@ LastEventIdHeader = Annotated[
 ]
 
 
-def add_stream_route(router: APIRouter, event_to_json: EventToJson) -> None:
+def add_stream_route(router: APIRouter) -> None:
     """Add ``GET /sessions/{session_id}/events/stream`` to ``router``."""
 
     @router.get(
@@ -146,9 +191,8 @@ def add_stream_route(router: APIRouter, event_to_json: EventToJson) -> None:
                     "text/event-stream": {"schema": {"type": "string"}, "example": _STREAM_EXAMPLE}
                 },
             },
-            404: error_response("unknown_session: no session has this id"),
-            422: error_response("invalid_request: a bad `after`, `follow` or Last-Event-ID"),
-            503: error_response("too_many_streams: the server's open-stream limit is reached"),
+            # By reference: the other operations put ErrorBody in the schema's components.
+            **documented(404, 422, 500, 503, by_reference=True),
         },
     )
     async def stream_events(
@@ -160,23 +204,30 @@ def add_stream_route(router: APIRouter, event_to_json: EventToJson) -> None:
     ) -> EventStreamResponse:
         resume_after = _resume_point(after, last_event_id)
         store: SqliteEventStore = request.app.state.store
-        # Raises UnknownSessionError, which the app answers with its 404.
-        await anyio.to_thread.run_sync(store.get_session, session_id)
         streams = _open_streams(request.app)
-        if streams.count >= streams.settings.max_open_streams:
-            message = f"{streams.count} streams are open, the limit; close one or retry later"
-            raise ApiError(503, "too_many_streams", message)
+        # Raises UnknownSessionError, which the app answers with its 404. In the streams'
+        # own threads: a burst of streams opening must not queue ahead of other requests.
+        await anyio.to_thread.run_sync(store.get_session, session_id, limiter=streams.limiter())
+        slot = streams.take_slot()  # no await since the check: the limit is exact
+        if slot is None:
+            message = (
+                f"{streams.count} streams are open, this server's limit; one frees up when a"
+                f" reader leaves: retry after {RETRY_AFTER_SECONDS} s"
+            )
+            raise ApiError(503, "too_many_streams", message, retryable=True)
+        source = StreamSource(
+            store, event_json_text, store.append_signal, streams.limiter(), streams.shared
+        )
         frames = session_event_stream(
-            store,
+            source,
             session_id,
             resume_after,
             follow=follow,
             settings=streams.settings,
             closing=streams.closing,
-            to_json=event_to_json,
         )
         headers = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
-        return EventStreamResponse(_counted(streams, frames), headers=headers)
+        return EventStreamResponse(frames, slot, headers)
 
 
 def _resume_point(after: int, last_event_id: str) -> int:
@@ -185,15 +236,3 @@ def _resume_point(after: int, last_event_id: str) -> int:
     except ValueError as error:
         raise ApiError(422, "invalid_request", str(error)) from None
     return after if from_header is None else from_header
-
-
-async def _counted(streams: _OpenStreams, frames: AsyncGenerator[str, None]) -> AsyncIterator[str]:
-    # Counted from the first frame to the end, however it ends (shutdown, a client that went
-    # away, an error): a stream that never started holds no slot.
-    streams.count += 1
-    try:
-        async for frame in frames:
-            yield frame
-    finally:
-        streams.count -= 1
-        await frames.aclose()

@@ -95,24 +95,34 @@ def rebuild_all(connection: sqlite3.Connection, events: Iterable[StoredEvent]) -
         write_projection(connection, event)
 
 
-def read_messages(connection: sqlite3.Connection, session_id: str) -> list[MessageRow]:
-    """Return the session's message rows in event order (empty for an unknown session)."""
+def read_messages(
+    connection: sqlite3.Connection, session_id: str, after_event_id: int = 0, limit: int = -1
+) -> list[MessageRow]:
+    """Return the session's message rows in event order (empty for an unknown session).
+
+    Only rows of events after ``after_event_id``, at most ``limit`` of them (-1: all).
+    """
     # Through the events' session index: the projection is keyed by event_id alone.
     rows = connection.execute(
         "SELECT m.event_id, m.role, m.content FROM events AS e"
         " JOIN messages AS m ON m.event_id = e.event_id"
-        " WHERE e.session_id = ? ORDER BY e.event_id",
-        (session_id,),
+        " WHERE e.session_id = ? AND e.event_id > ? ORDER BY e.event_id LIMIT ?",
+        (session_id, after_event_id, limit),
     )
     return [MessageRow(*row) for row in rows]
 
 
-def read_tool_calls(connection: sqlite3.Connection, session_id: str) -> list[ToolCallRow]:
-    """Return the session's tool call rows in event order (empty for an unknown session)."""
+def read_tool_calls(
+    connection: sqlite3.Connection, session_id: str, after_event_id: int = 0, limit: int = -1
+) -> list[ToolCallRow]:
+    """Return the session's tool call rows in event order (empty for an unknown session).
+
+    Only rows of events after ``after_event_id``, at most ``limit`` of them (-1: all).
+    """
     # The UNIQUE (session_id, call_id) backstop is an index that finds the session's rows.
     rows = connection.execute(
         "SELECT event_id, call_id, name, arguments, result FROM tool_calls"
-        " WHERE session_id = ? ORDER BY event_id",
-        (session_id,),
+        " WHERE session_id = ? AND event_id > ? ORDER BY event_id LIMIT ?",
+        (session_id, after_event_id, limit),
     )
     return [ToolCallRow(*row) for row in rows]

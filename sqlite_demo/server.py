@@ -27,20 +27,42 @@ from typing import Final
 import httpx
 import uvicorn
 
+from sqlite_demo.access import AccessPolicy, new_token
 from sqlite_demo.app import create_app
-from sqlite_demo.live_stream import StreamClosingServer
+from sqlite_demo.cli import TOKEN_ENVIRONMENT_VARIABLE
+from sqlite_demo.client import lend_token
+from sqlite_demo.event_stream import DEFAULT_MAX_STREAMS, StreamSettings
+from sqlite_demo.live_stream import StreamClosingServer, configure_streams
 from sqlite_demo.store import SqliteEventStore
 
-STARTUP_TIMEOUT_SECONDS: Final = 20.0
+#: A hang guard, not a speed requirement: a loaded machine can take many seconds to start
+#: an interpreter and import the service.
+STARTUP_TIMEOUT_SECONDS: Final = 60.0
 _LISTENING = re.compile(r"^listening on (http://\S+:(\d+))$", re.MULTILINE)
 
 
-def serve(db_path: str | Path, host: str = "127.0.0.1", port: int = 0) -> None:
+def serve(
+    db_path: str | Path,
+    host: str = "127.0.0.1",
+    port: int = 0,
+    *,
+    token: str | None,
+    allowed_hosts: Sequence[str] = (),
+    max_streams: int = DEFAULT_MAX_STREAMS,
+) -> None:
     """Serve the agent on ``host:port`` until interrupted; port 0 picks a free port.
 
     First proves the database can be written (a service that would refuse every write is
-    not started), then prints ``listening on http://ADDRESS:PORT`` (flushed) once the socket
-    is bound.
+    not started), then prints, flushed, once the socket is bound::
+
+        listening on http://ADDRESS:PORT
+        live page: http://ADDRESS:PORT/?token=TOKEN
+
+    Args:
+        token: what every route but ``/health`` asks for (see :mod:`sqlite_demo.access`);
+            None serves without one (``--no-token``), and the banner says so.
+        allowed_hosts: Host names accepted besides the address served (``--allow-host``).
+        max_streams: event streams open at once (``--max-streams``).
 
     Raises:
         StoreError: the database cannot be opened or written (read-only, full, corrupt, ...).
@@ -50,13 +72,37 @@ def serve(db_path: str | Path, host: str = "127.0.0.1", port: int = 0) -> None:
         store.check_writable()
     sock = _listening_socket(host, port)
     address, bound_port = sock.getsockname()[:2]
-    url_host = f"[{address}]" if ":" in address else address
-    print(f"listening on http://{url_host}:{bound_port}", flush=True)
-    if not ipaddress.ip_address(address).is_loopback:
-        warning = "warning: no authentication; anyone reaching this address reads every session"
-        print(warning, file=sys.stderr, flush=True)
-    config = uvicorn.Config(create_app(db_path), log_level="warning", access_log=False)
+    access = AccessPolicy.for_server(token, address, bound_port, allowed_hosts)
+    _print_banner(address, bound_port, token)
+    # Threads take turns with the interpreter lock every 1 ms rather than 5: a request's
+    # few steps between the event loop and a worker thread then wait behind a stream's
+    # page encoding for a millisecond at a time, not five.
+    sys.setswitchinterval(0.001)
+    app = create_app(db_path, access=access)
+    configure_streams(app, StreamSettings(max_open_streams=max_streams))
+    config = uvicorn.Config(app, log_level="warning", access_log=False)
     StreamClosingServer(config).run(sockets=[sock])
+
+
+def _print_banner(address: str, port: int, token: str | None) -> None:
+    url = f"http://{f'[{address}]' if ':' in address else address}:{port}"
+    print(f"listening on {url}", flush=True)
+    if token is None:
+        print(f"live page: {url}/", flush=True)
+        print(
+            "warning: --no-token: no authentication at all; anyone who can reach this port"
+            " reads and writes every session (for a throwaway demo on loopback)",
+            flush=True,
+        )
+    else:
+        print(f"live page: {url}/?token={token}", flush=True)
+        print("API clients: send Authorization: Bearer <that token>", flush=True)
+    if not ipaddress.ip_address(address).is_loopback:
+        warning = (
+            "warning: plain HTTP beyond loopback: the token and every message travel in clear;"
+            " serve on loopback, or behind a TLS proxy"
+        )
+        print(warning, file=sys.stderr, flush=True)
 
 
 def _listening_socket(host: str, port: int) -> socket.socket:
@@ -87,6 +133,12 @@ class ServerProcess:
         port: 0 for a free port, chosen at the first start and kept for later starts.
         wrapper: words run before the command, e.g. ``("unshare", "-m", ...)`` to start the
             server in a private mount namespace where its folder is read-only or tiny.
+        token: the server's token, kept across restarts; None makes a fresh random one. It
+            reaches the child in its environment (:data:`TOKEN_ENVIRONMENT_VARIABLE`), not on
+            its command line, which every user of the machine can read.
+        no_token: serve with ``--no-token`` instead: no authentication at all.
+        allowed_hosts: ``--allow-host`` values, Host names accepted besides loopback's.
+        max_streams: ``--max-streams``, event streams open at once; None keeps the default.
     """
 
     def __init__(
@@ -95,17 +147,35 @@ class ServerProcess:
         log_path: str | Path,
         port: int = 0,
         wrapper: Sequence[str] = (),
+        *,
+        token: str | None = None,
+        no_token: bool = False,
+        allowed_hosts: Sequence[str] = (),
+        max_streams: int | None = None,
     ) -> None:
         self.db_path = Path(db_path)
         self.log_path = Path(log_path)
         self.port = port
         self.wrapper = tuple(wrapper)
+        self.token: str | None = None if no_token else (token or new_token())
+        self.allowed_hosts = tuple(allowed_hosts)
+        self.max_streams = max_streams
         self._process: subprocess.Popen[bytes] | None = None
 
     @property
     def url(self) -> str:
         """The base URL, e.g. ``http://127.0.0.1:8123``; valid once started."""
         return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def page_url(self) -> str:
+        """The live page's address, carrying the token as ``?token=`` (as ``serve`` prints it)."""
+        return f"{self.url}/" if self.token is None else f"{self.url}/?token={self.token}"
+
+    @property
+    def headers(self) -> dict[str, str]:
+        """The headers that carry the token: ``Authorization: Bearer ...`` (none without one)."""
+        return {} if self.token is None else {"Authorization": f"Bearer {self.token}"}
 
     @property
     def pid(self) -> int:
@@ -126,11 +196,23 @@ class ServerProcess:
         command = [*self.wrapper, sys.executable, "-m", "sqlite_demo", "serve"]
         command += ["--db", str(self.db_path)]
         command += ["--port", str(self.port)]
+        command += [f"--allow-host={host}" for host in self.allowed_hosts]
+        if self.max_streams is not None:
+            command.append(f"--max-streams={self.max_streams}")
+        environment = {k: v for k, v in os.environ.items() if k != TOKEN_ENVIRONMENT_VARIABLE}
+        if self.token is None:
+            command.append("--no-token")
+        else:
+            environment[TOKEN_ENVIRONMENT_VARIABLE] = self.token
         log_start = self.log_path.stat().st_size if self.log_path.exists() else 0
         with self.log_path.open("ab") as log:
-            self._process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT)
+            self._process = subprocess.Popen(
+                command, stdout=log, stderr=subprocess.STDOUT, env=environment
+            )
         self.port = self._wait_for_port(log_start)
         self._wait_until_healthy()
+        if self.token is not None:
+            lend_token(self.url, self.token)
 
     def kill(self) -> int:
         """Send ``SIGKILL``: the child dies at once, no ``finally`` or close runs.

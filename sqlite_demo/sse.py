@@ -34,6 +34,18 @@ def event_frame(event_id: int, data: dict[str, Any]) -> str:
     return f"id: {event_id}\ndata: {_one_line_json(data)}\n\n"
 
 
+def json_event_frame(event_id: int, json_text: str) -> str:
+    """Return :func:`event_frame` for an event already encoded as one line of JSON.
+
+    Raises:
+        ValueError: ``json_text`` holds a line break, which would end the frame early and
+            let the text forge frames of its own.
+    """
+    if "\n" in json_text or "\r" in json_text:
+        raise ValueError("an SSE data line holds no line break")
+    return f"id: {int(event_id)}\ndata: {json_text}\n\n"
+
+
 def named_frame(name: str, data: dict[str, Any]) -> str:
     """Return a control frame (``event: NAME``) that carries no ``id``.
 

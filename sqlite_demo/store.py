@@ -37,6 +37,7 @@ from eventlog import (
     validate_append,
 )
 from sqlite_demo import projections
+from sqlite_demo.append_signal import AppendSignal, LocalAppendSignal
 from sqlite_demo.connection import (
     Synchronous,
     apply_schema,
@@ -95,6 +96,7 @@ class SqliteEventStore:
     ) -> None:
         self._path = Path(path)
         self._lock = threading.Lock()
+        self._appends = LocalAppendSignal()
         self._connection: sqlite3.Connection | None = open_connection(
             path,
             synchronous=synchronous,
@@ -111,6 +113,12 @@ class SqliteEventStore:
     def path(self) -> Path:
         """The database file this store writes to."""
         return self._path
+
+    @property
+    def append_signal(self) -> AppendSignal:
+        """Subscriptions that wake when this store appends to a session (in this process only:
+        another process's appends are found by reading; see :mod:`sqlite_demo.append_signal`)."""
+        return self._appends
 
     def close(self) -> None:
         """Close the connection; closing twice is fine. Later calls raise :class:`StorageError`."""
@@ -249,7 +257,10 @@ class SqliteEventStore:
         # The lock and the transaction without _sql()'s generator: this is the hot path.
         with self._lock, write_transaction(self._live()) as sql:
             key, version = idempotency_key, expected_version
-            return append_in_transaction(sql, session_id, event_type, stored_payload, key, version)
+            event = append_in_transaction(sql, session_id, event_type, stored_payload, key, version)
+        # After COMMIT: a stream woken now finds the event when it reads.
+        self._appends.appended(session_id)
+        return event
 
     def get_events_for_session(
         self, session_id: str, after_event_id: int = 0, limit: int | None = None
@@ -287,18 +298,33 @@ class SqliteEventStore:
 
     # -- projections ----------------------------------------------------------------------
 
-    def get_messages(self, session_id: str) -> list[MessageRow]:
+    def get_messages(
+        self, session_id: str, after_event_id: int = 0, limit: int | None = None
+    ) -> list[MessageRow]:
         """Return the session's user and assistant messages from the projection, in event order.
 
         The fast read path for showing a chat; tool events are in :meth:`get_tool_calls`.
-        """
-        with self._sql() as connection:
-            return projections.read_messages(connection, session_id)
 
-    def get_tool_calls(self, session_id: str) -> list[ToolCallRow]:
-        """Return the session's tool calls from the projection, each with its result if any."""
+        Args:
+            after_event_id: only the rows of events after this one.
+            limit: at most this many rows (the oldest of them); None for all.
+        """
+        after, most = _clamp_to_sqlite_integer(after_event_id), -1 if limit is None else limit
         with self._sql() as connection:
-            return projections.read_tool_calls(connection, session_id)
+            return projections.read_messages(connection, session_id, after, most)
+
+    def get_tool_calls(
+        self, session_id: str, after_event_id: int = 0, limit: int | None = None
+    ) -> list[ToolCallRow]:
+        """Return the session's tool calls from the projection, each with its result if any.
+
+        Args:
+            after_event_id: only the calls made by events after this one.
+            limit: at most this many rows (the oldest of them); None for all.
+        """
+        after, most = _clamp_to_sqlite_integer(after_event_id), -1 if limit is None else limit
+        with self._sql() as connection:
+            return projections.read_tool_calls(connection, session_id, after, most)
 
     def rebuild_projections(self) -> None:
         """Throw both projections away and refold them from the events, in one transaction.

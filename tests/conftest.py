@@ -1,4 +1,34 @@
 """Fixtures shared across test folders, registered once for the whole suite."""
 
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+
+import pytest
+
 # The service's and the live page's tests both start real servers on real files.
 pytest_plugins = ["tests.server_fixtures"]
+
+KIT_ROOT = Path(__file__).resolve().parents[1]
+
+
+@pytest.fixture(scope="session")
+def committed_stubs(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The exercises as the last commit holds them (the stubs), whatever a learner has
+    written in the working copy since: a folder named ``exercises`` in a temporary place."""
+    try:
+        listing = subprocess.run(
+            ["git", "ls-tree", "--name-only", "HEAD", "exercises/"],
+            cwd=KIT_ROOT, capture_output=True, text=True, check=True,
+        ).stdout.split()  # fmt: skip
+    except (OSError, subprocess.CalledProcessError):
+        pytest.skip("the stubs are read from the last commit: this copy is not a git checkout")
+    folder = tmp_path_factory.mktemp("committed") / "exercises"
+    folder.mkdir()
+    for name in listing:
+        blob = subprocess.run(
+            ["git", "show", f"HEAD:{name}"], cwd=KIT_ROOT, capture_output=True, check=True
+        ).stdout
+        (folder / Path(name).name).write_bytes(blob)
+    return folder

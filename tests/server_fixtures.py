@@ -10,12 +10,15 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from sqlite_demo.server import ServerProcess
 
-StartServer = Callable[[Path], ServerProcess]
+#: Start a server on a database file; keywords go to :class:`ServerProcess` (``no_token``,
+#: ``allowed_hosts``, ...).
+StartServer = Callable[..., ServerProcess]
 
 
 @pytest.fixture
@@ -29,8 +32,8 @@ def start_server(tmp_path: Path) -> Iterator[StartServer]:
     """Start server subprocesses on database files; all are stopped when the test ends."""
     servers: list[ServerProcess] = []
 
-    def start(db: Path) -> ServerProcess:
-        server = ServerProcess(db, tmp_path / f"server{len(servers)}.log")
+    def start(db: Path, **options: Any) -> ServerProcess:
+        server = ServerProcess(db, tmp_path / f"server{len(servers)}.log", **options)
         servers.append(server)
         server.start()
         return server

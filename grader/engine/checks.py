@@ -22,21 +22,24 @@ from grader.engine.programs import (
     Intent,
     Program,
     Style,
-    intents,
-    programs,
+    intents_of,
+    programs_of,
     single_on,
 )
 from grader.engine.steps import AppendStep, LogVar, Step
 
 
-def probes(plan: Plan, log: LogVar, role: str = "old_log_unchanged") -> list[Step]:
+def probes(
+    plan: Plan, log: LogVar, role: str = "old_log_unchanged", first_role: str | None = None
+) -> list[Step]:
     """Steps (not added) that see a change to ``log`` with append_event alone: the next plain
     event, an answer to each session's first open call, a new call named ``changed`` (the
     value the changes write) in each session that made calls.
 
-    A probe is judged against the same probe made earlier (a log that never changes gives
-    the same event every time), not against the oracle: the ids the program's own appends
-    got are judged where they are made. Two probes that differ break ``append.<role>``."""
+    The first probe of a log is judged against the oracle (a wrong one breaks
+    ``append.<first_role>``, by default ``role``); each later one against that first one (a
+    log that never changes gives the same event every time): two that differ break
+    ``append.<role>``."""
     model = log.model
     sessions = list(dict.fromkeys(session for session, _ in model.calls))
     appends = [Append("probe", "user_message", {"content": "probe"})]
@@ -52,15 +55,30 @@ def probes(plan: Plan, log: LogVar, role: str = "old_log_unchanged") -> list[Ste
     steps: list[Step] = []
     for number, append in enumerate(appends):
         _, event = model.append(append.session_id, append.event_type, append.payload)
-        key = ("probe", log.name, number, role)
+        # The role names the promise a difference breaks, not what is compared: a probe
+        # is compared with the same probe of the same log made earlier, whatever its role.
+        key = ("probe", log.name, number)
         steps.append(
-            AppendStep(log, append, event, None, None, plan.strict, role, shown=False, key=key)
+            AppendStep(
+                log,
+                append,
+                event,
+                None,
+                None,
+                plan.strict,
+                role,
+                shown=False,
+                key=key,
+                first_role=first_role,
+            )
         )
     return steps
 
 
-def add_probes(plan: Plan, log: LogVar, role: str = "old_log_unchanged") -> None:
-    plan.steps.extend(probes(plan, log, role))
+def add_probes(
+    plan: Plan, log: LogVar, role: str = "old_log_unchanged", first_role: str | None = None
+) -> None:
+    plan.steps.extend(probes(plan, log, role, first_role))
 
 
 def read_back(plan: Plan, log: LogVar, sessions: list[str], function: str) -> list[Step]:
@@ -91,7 +109,7 @@ class Branching:
 def branchings(draw: st.DrawFn, style: Style, most: int = 3) -> Branching:
     """A program, then one to ``most`` branches off logs it made (``log0`` included), each
     valid on the log it extends."""
-    program = draw(programs(style, least=1))
+    program = draw(programs_of(style, least=1))
     models = [ModelLog()]
     for segment in program.segments:
         models.append(
@@ -100,7 +118,7 @@ def branchings(draw: st.DrawFn, style: Style, most: int = 3) -> Branching:
     branches = []
     for _ in range(draw(ints(1, most))):
         base = draw(ints(0, len(program.segments)))
-        intent: Intent = draw(intents(style))
+        intent: Intent = draw(intents_of(style))
         branches.append((base, single_on(list(program.family), intent, models[base])))
     return Branching(program, tuple(branches))
 

@@ -112,10 +112,21 @@ def _hashable(value: Any) -> bool:
     return True
 
 
+def _as_json_text(text: str) -> str:
+    """``text`` with each pair of surrogates joined into the character it encodes: JSON
+    cannot tell ``"\\ud83d\\ude42"`` from ``"🙂"``, so a payload parsed back from JSON text
+    (which the contract allows) may hold either. Lone surrogates stay as they are."""
+    return text.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "surrogatepass")
+
+
 def same(observed: Any, expected: Any) -> bool:
     """Whether ``observed`` equals ``expected`` the way the contract says (type for type)."""
     kind = type(expected)
-    if kind is str or kind is bool or expected is None:
+    if kind is str:
+        return type(observed) is str and (
+            observed == expected or _as_json_text(observed) == _as_json_text(expected)
+        )
+    if kind is bool or expected is None:
         return type(observed) is kind and observed == expected
     if kind is int:
         return type(observed) is int and observed == expected

@@ -13,7 +13,8 @@ from grader.engine.answers import EventView, Problem, event_view
 from grader.engine.data import Malformed
 from grader.engine.oracle import ModelEvent
 from grader.engine.outcomes import Cause, Failure, Said, Status
-from grader.engine.steps import BlockStep, EventRef, Step
+from grader.engine.steps import AppendStep, BlockStep, EventRef, Read, Step
+from grader.engine.wire import Ref
 
 if TYPE_CHECKING:
     from grader.engine.plan import Plan
@@ -65,6 +66,10 @@ class Context:
     def models_of(self, step: BlockStep) -> list[ModelEvent]:
         return self.plan.block_models[id(step)]
 
+    def recall(self, key: Any) -> Any:
+        """The value first read under ``key``, or None; remembers nothing."""
+        return self._memory.get(key)
+
     def remember(self, key: Any, value: Any) -> Any:
         """The value first read under ``key`` (None, and remembered, the first time)."""
         if key in self._memory:
@@ -100,8 +105,45 @@ def judge(plan: Plan, answers: list[Any]) -> tuple[int, Problem] | None:
         except Malformed:
             problem = Problem(f"cause.{Cause.BROKEN.value}", (), Status.ERROR)
         if problem is not None:
-            return index, problem
+            return index, _blamed_on_a_branch(plan, index, step, problem)
     return None
+
+
+#: What readers promise: a wrong read can be the reader's fault, or the log's.
+_READER_PROMISES = ("read.", "list.", "replay.")
+
+
+def _blamed_on_a_branch(plan: Plan, index: int, step: Step, problem: Problem) -> Problem:
+    """A read of a log that gives a wrong answer after something was appended to one of that
+    log's ancestors since it was made: the append to the older log changed it, which breaks
+    ``append.branches`` (a reader at fault fails without any branch, and is found so first:
+    only the properties about branches append to older logs)."""
+    if not (isinstance(step, Read) and problem.promise.startswith(_READER_PROMISES)):
+        return problem
+    read = next((arg.name for arg in step.args if isinstance(arg, Ref)), None)
+    made, ancestors = _ancestry(plan.steps[:index], read)
+    if made is None:
+        return problem
+    for later in plan.steps[made + 1 : index]:
+        if later.changes_state and later.uses() & ancestors:
+            return Problem("append.branches", problem.outcome, problem.status)
+    return problem
+
+
+def _ancestry(steps: list[Step], name: str | None) -> tuple[int | None, set[str]]:
+    """Where log ``name`` was made, and the names of the logs it was made from."""
+    made: int | None = None
+    ancestors: set[str] = set()
+    wanted = {name} if name else set()
+    for index in range(len(steps) - 1, -1, -1):
+        step = steps[index]
+        if step.defines() & wanted:
+            if made is None:
+                made = index
+            parent = step.log.name if isinstance(step, AppendStep | BlockStep) else None
+            wanted = {parent} if parent else set()
+            ancestors |= wanted
+    return made, ancestors
 
 
 def failure(plan: Plan, index: int, problem: Problem) -> Failure:
@@ -126,17 +168,26 @@ def failure(plan: Plan, index: int, problem: Problem) -> Failure:
 
 
 def needed(before: list[Step], failing: Step | None, context: Context | None) -> list[Step]:
-    """The steps among ``before`` that make what the failing step (and what it showed) uses,
-    directly or through each other, in their order."""
+    """The steps among ``before`` that the failing step (and what it showed) depends on, in
+    their order: those that made what it uses, directly or through each other, and those
+    that may have changed any of it since (an append to an older log, a change in place)."""
     names = set(failing.uses()) if failing is not None else set()
     for step in context.extra_steps if context is not None else []:
         names |= step.uses()
-    kept: list[Step] = []
-    for step in reversed(before):
-        if step.shown and step.defines() & names:
-            kept.append(step)
-            names |= step.uses()
-    return list(reversed(kept))
+    kept: set[int] = set()
+    grown = True
+    while grown:
+        grown = False
+        for index, step in enumerate(before):
+            if index in kept:
+                continue
+            made = step.shown and bool(step.defines() & names)
+            touched = step.changes_state and bool(step.uses() & names)
+            if made or touched:
+                kept.add(index)
+                names |= step.uses()
+                grown = True
+    return [step for index, step in enumerate(before) if index in kept]
 
 
 def _add(lines: list[str | Said], line: str | Said | None) -> None:

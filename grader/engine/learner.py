@@ -19,16 +19,21 @@ from grader.engine.outcomes import Said, Verdict
 
 
 class Kernel(Protocol):
-    """One kernel with the submission loaded (a sandboxed child, or a worker)."""
+    """One kernel with the submission loaded (a sandboxed child, or a worker).
+
+    ``deadline`` is wall-clock (``time.monotonic``); ``cpu_limit`` is a reading of
+    :meth:`cpu` at which the kernel is stopped as timed out."""
 
     @property
     def alive(self) -> bool: ...
 
-    def start(self, deadline: float) -> dict[str, Any]: ...
+    def start(self, deadline: float, cpu_limit: float | None = None) -> dict[str, Any]: ...
 
     def request(
-        self, request: dict[str, Any], deadline: float
+        self, request: dict[str, Any], deadline: float, cpu_limit: float | None = None
     ) -> tuple[list[Any], dict[str, Any]]: ...
+
+    def cpu(self) -> float | None: ...
 
     def stop(self, wait: bool = False) -> int | None: ...
 
@@ -65,12 +70,21 @@ class LoadFailure(Exception):
 
 @dataclass
 class Clock:
-    """Seconds allowed: one example, one task, the whole submission, the import."""
+    """Seconds allowed: one example, one task, the whole submission, the import.
+
+    Examples, tasks and the import are limited in CPU time where the transport can measure
+    it, so that a grade does not depend on what else the machine was doing; wall-clock time
+    is then only a backstop (:data:`WALL_FACTOR` times as long), for code that sleeps. The
+    whole submission's limit (a class's batch) is wall-clock time, always."""
 
     example: float = 5.0
     task: float = 30.0
     submission: float | None = None
     load: float = 7.0
+
+
+#: Where CPU time is measured, how much longer than a CPU limit the wall clock may run.
+WALL_FACTOR = 4.0
 
 
 class Learner:
@@ -97,7 +111,7 @@ class Learner:
         self._kernel: Kernel | None = None
         self._started = time.monotonic()
         self._task_deadline = float("inf")
-        self._example_deadline = float("inf")
+        self._task_cpu_left = float("inf")
         self.example_seconds = clock.example
         self.reports: list[dict[str, str]] = []
         self.faults: list[str] = []
@@ -112,9 +126,11 @@ class Learner:
         if self._kernel is not None:
             self._kernel.stop()
         self._kernel = self._make()
-        deadline = self._bounded(time.monotonic() + self.clock.load)
+        measured = self._kernel.cpu() is not None
+        wall = self.clock.load * (WALL_FACTOR if measured else 1.0)
+        deadline = self._bounded(time.monotonic() + wall)
         try:
-            first = self._kernel.start(deadline)
+            first = self._kernel.start(deadline, self.clock.load if measured else None)
         except self._stopped as stopped:
             raise _load_failure(stopped, self.clock.load) from None
         self._note(first.get("ready") or first)
@@ -130,11 +146,13 @@ class Learner:
     def begin_task(self) -> None:
         """A fresh kernel and a fresh task clock."""
         self.load()
-        self._task_deadline = self._bounded(time.monotonic() + self.clock.task)
+        measured = self._kernel is not None and self._kernel.cpu() is not None
+        wall = self.clock.task * (WALL_FACTOR if measured else 1.0)
+        self._task_deadline = self._bounded(time.monotonic() + wall)
+        self._task_cpu_left = self.clock.task
 
     def begin_example(self, seconds: float | None = None) -> None:
         self.example_seconds = self.clock.example if seconds is None else seconds
-        self._example_deadline = time.monotonic() + self.example_seconds
 
     def _bounded(self, deadline: float) -> float:
         if self.clock.submission is None:
@@ -144,7 +162,7 @@ class Learner:
     @property
     def out_of_time(self) -> bool:
         """The task (or the submission) has no time left."""
-        return time.monotonic() >= self._task_deadline
+        return time.monotonic() >= self._task_deadline or self._task_cpu_left <= 0
 
     # --- asking --------------------------------------------------------------------------------
     def run(self, steps: list[tuple[Any, ...]]) -> tuple[list[Any], Stop | None]:
@@ -152,19 +170,31 @@ class Learner:
         if self._kernel is None or not self._kernel.alive:
             self.load()
         assert self._kernel is not None
-        deadline = min(self._example_deadline, self._task_deadline)
+        kernel = self._kernel
+        started = kernel.cpu()
+        seconds = self.example_seconds
+        wall = time.monotonic() + seconds * (WALL_FACTOR if started is not None else 1.0)
+        deadline = min(wall, self._task_deadline)
+        cpu_limit = None if started is None else started + min(seconds, self._task_cpu_left)
         try:
-            parts, done = self._kernel.request({"reset": True, "steps": steps}, deadline)
+            parts, done = kernel.request({"reset": True, "steps": steps}, deadline, cpu_limit)
         except self._stopped as error:
             stopped: Any = error
             self.reports += [r for r in getattr(stopped, "reports", []) if r not in self.reports]
             kind = stopped.kind
-            if kind == "timed_out" and self._task_deadline <= self._example_deadline:
+            if started is not None:
+                self._task_cpu_left -= seconds  # stopped: it used the example's whole share
+            if kind == "timed_out" and (
+                time.monotonic() >= self._task_deadline or self._task_cpu_left <= 0
+            ):
                 kind = "overrun"
             step, call = stopped.progress
             parts = list(stopped.parts)
             return parts, Stop(kind, len(parts) if kind != "forged" else step, call, stopped.code)
         self._note(done)
+        ended = kernel.cpu()
+        if started is not None and ended is not None:
+            self._task_cpu_left -= ended - started
         if done.get("forged"):
             return parts, Stop("forged", len(parts), 0)
         return parts, None

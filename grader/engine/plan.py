@@ -114,11 +114,11 @@ class Plan:
         if isinstance(append.session_id, Text):
             self.imports.append(IMPORTS["text"])
 
-    def block(self, log: LogVar, block: Block) -> LogVar:
-        """A loop of appends; the log after it."""
+    def block(self, log: LogVar, block: Block, role: str = "event_ids") -> LogVar:
+        """A loop of appends; the log after it. ``role``: what a wrong first id means."""
         model, models = log.model.extended(block.appends())
         name = self.name(f"log{len(model.events)}")
-        step = BlockStep(log, block, name, self.strict)
+        step = BlockStep(log, block, name, self.strict, role=role)
         index = self._add(step)
         self.block_models[id(step)] = models
         refs = tuple(EventRef(index, position, event) for position, event in enumerate(models))
@@ -157,14 +157,20 @@ class Plan:
         after: int | None = None,
         keep: str | None = None,
         repeat: str | None = None,
+        promise: str | None = None,
     ) -> Read:
         """``get_events_for_session(log, session[, after_event_id=after])``, judged against the
         log's events as the learner's append_event returned them.
 
         ``repeat``: the promise broken if a later identical read answers differently.
+        ``promise``: the one broken by a wrong answer (default: the reader's own), for reads
+        that look for what something else left behind.
         """
         kwargs = {} if after is None else {"after_event_id": after}
-        promise = "read.session_only" if after is None else "read.after"
+        diagnose = None
+        if promise is None:
+            promise = "read.session_only" if after is None else "read.after"
+            diagnose = _read_diagnosis(session, promise)
         key = ("events", log.name, _key(session), after, repeat)
         step = Read(
             "get_events_for_session",
@@ -177,6 +183,7 @@ class Plan:
             key,
             show=_show_events,
             raw=lambda context: raw_events(context, log, session, after),
+            diagnose=diagnose,
         )
         self._remember(key, repeat)
         self._add(step)
@@ -253,6 +260,20 @@ class Plan:
         taken = self.steps[start:]
         del self.steps[start:]
         return taken
+
+
+def _read_diagnosis(session: Any, promise: str) -> Callable[[Any, Any, Context], str]:
+    """A wrong read that returned another session's event breaks ``read.session_only``,
+    whatever ``after_event_id`` it was given; otherwise ``promise``."""
+
+    def diagnose(got: Any, expected: Any, context: Context) -> str:
+        items = got if isinstance(got, list) else []
+        strangers = [
+            item for item in items if isinstance(item, EventView) and item.session_id != session
+        ]
+        return "read.session_only" if strangers else promise
+
+    return diagnose
 
 
 def _key(session: Any) -> tuple[str, str]:

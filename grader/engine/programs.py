@@ -175,7 +175,7 @@ def intents(draw: st.DrawFn, style: Style) -> Intent:
         kind=style.kinds[kind],
         text=alphabets.draw_text(draw) if odd else "hi",
         other=other if odd else 0,
-        extras=draw(alphabets.extras(deep=style.deep)) if odd else {},
+        extras=draw(alphabets.extras_of(style.deep)) if odd else {},
         pick=pick,
         wrapper=style.wrappers[wrapper],
         text_session=odd and subclass == 15,
@@ -211,6 +211,7 @@ class Program:
 
 
 @functools.cache
+@functools.cache
 def _parts(style: Style, least: int) -> tuple[st.SearchStrategy[Any], ...]:
     # Strategies are built once per style: hypothesis validates every new strategy object,
     # which costs more than the draws themselves.
@@ -220,7 +221,20 @@ def _parts(style: Style, least: int) -> tuple[st.SearchStrategy[Any], ...]:
         else st.just(["a", "b", "c"][: style.sessions])
     )
     singles = st.lists(intents(style), min_size=least, max_size=style.singles)
-    return family, singles, st.integers(0, style.blocks), block_intents(style)
+    parts = (family, singles, st.integers(0, style.blocks), block_intents(style))
+    return tuple(alphabets.unwrapped(part) for part in parts)
+
+
+@functools.cache
+def intents_of(style: Style) -> st.SearchStrategy[Intent]:
+    """:func:`intents`, built once for each style."""
+    return alphabets.unwrapped(intents(style))
+
+
+@functools.cache
+def programs_of(style: Style, least: int = 0) -> st.SearchStrategy[Program]:
+    """:func:`programs`, built once for each style."""
+    return alphabets.unwrapped(programs(style, least))
 
 
 @st.composite
@@ -391,35 +405,31 @@ def tagged(program: Program) -> Program:
 def sweep() -> Program:
     """One program that holds every entry of every alphabet at least once: each session id
     base (and a subclass of str), each text as a message's content and a result's, each call
-    id, tool name and arguments, each extra key with a value 150 deep, each way to pass a
-    payload. The boundary programs of several tasks start from it: hypothesis draws small
-    indices far more often than large ones, so a rare entry is not left to chance."""
+    id, tool name and arguments, each extra key with a value nested 150 deep, each way to pass
+    a payload. The boundary programs of several tasks start from it: hypothesis draws small
+    indices far more often than large ones, so a rare entry is not left to chance.
+
+    Each append holds one unusual thing only, so that an append refused for it names it."""
+    wrappers = WRAPPERS
     appends: list[Append] = []
-    for number, session in enumerate(alphabets.SESSION_BASES):
-        text = alphabets.TEXTS[number % len(alphabets.TEXTS)]
-        appends.append(
-            Append(session, "user_message", {"content": text}, WRAPPERS[number % len(WRAPPERS)])
-        )
-    appends.append(Append(Text("a"), "assistant_message", {"content": Text("subclass")}))
+    for session in alphabets.SESSION_BASES:
+        appends.append(Append(session, "user_message", {"content": "hi"}))
+    appends.append(Append(Text("a"), "assistant_message", {"content": "hi"}))
+    appends.append(Append("a", "assistant_message", {"content": Text("subclass")}))
     for number, text in enumerate(alphabets.TEXTS):
         kind = "user_message" if number % 2 else "assistant_message"
-        extras = {
-            alphabets.EXTRA_KEYS[number % len(alphabets.EXTRA_KEYS)]: alphabets.nested(
-                number % 7, number, text, 2
-            )
-        }
+        appends.append(Append("a", kind, {"content": text}))
+    for number, key in enumerate(alphabets.EXTRA_KEYS):
+        extra = {key: alphabets.nested(number % 7, number, "v", 2)}
+        appends.append(Append("a", "user_message", {**extra, "content": "hi"}))
+    for number, wrapper in enumerate(wrappers[1:]):
+        appends.append(Append("a", "user_message", {"content": f"wrapped {number}"}, wrapper))
+    for call_id in alphabets.CALL_IDS:
+        appends.append(_call("a", call_id))
+    for number, name in enumerate(alphabets.NAMES):
         appends.append(
-            Append("a", kind, {**extras, "content": text}, WRAPPERS[number % len(WRAPPERS)])
+            Append("a", "tool_call", {"call_id": f"n{number}", "name": name, "arguments": "{}"})
         )
-    for number, call_id in enumerate(alphabets.CALL_IDS):
-        name = alphabets.NAMES[number % len(alphabets.NAMES)]
-        arguments = alphabets.ARGUMENTS[number % len(alphabets.ARGUMENTS)]
-        appends.append(
-            Append("a", "tool_call", {"call_id": call_id, "name": name, "arguments": arguments})
-        )
-    for number, call_id in enumerate(alphabets.CALL_IDS[::2]):
-        content = alphabets.TEXTS[(number * 5) % len(alphabets.TEXTS)]
-        appends.append(Append("a", "tool_result", {"call_id": call_id, "content": content}))
     for number, arguments in enumerate(alphabets.ARGUMENTS):
         appends.append(
             Append(
@@ -428,10 +438,16 @@ def sweep() -> Program:
                 {"call_id": f"b{number}", "name": "search", "arguments": arguments},
             )
         )
+    for call_id in alphabets.CALL_IDS[::2]:
+        appends.append(_result("a", call_id))
+    for number, text in enumerate(alphabets.TEXTS):
+        appends.append(_call("c", f"t{number}"))
+        appends.append(Append("c", "tool_result", {"call_id": f"t{number}", "content": text}))
     deep = {
         "deep": alphabets.nested(150, 0b011011, "leaf", 2),
-        "wide": alphabets.nested(2, 0, 1, 150),
+        "wide": alphabets.nested(2, 0, 1, 300),
+        "long": list(range(1100)),
     }
-    appends.append(Append("b", "user_message", {**deep, "content": "deep"}, "proxy"))
-    family = tuple(dict.fromkeys([*alphabets.SESSION_BASES, "a", "b"]))
+    appends.append(Append("b", "user_message", {**deep, "content": "deep"}))
+    family = tuple(dict.fromkeys([*alphabets.SESSION_BASES, "a", "b", "c"]))
     return tagged(Program(family, tuple(appends)))

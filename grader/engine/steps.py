@@ -57,11 +57,15 @@ class Step:
     """One thing the kernel does for an example.
 
     Every step has ``function`` (the graded function it calls, or None) and ``shown``
-    (whether a transcript shows it when a later step fails).
+    (whether a transcript shows it when a later step fails, for what it made).
+    ``changes_state``: the step may change what it uses (an append to a log that shares its
+    list with another, a change in place): a transcript shows it whenever it touched a value
+    the failing step depends on, shown or not, or the transcript would not fail when run.
     """
 
     function: str | None
     shown: bool
+    changes_state = False
 
     def request(self) -> tuple[Any, ...]:
         raise NotImplementedError
@@ -114,6 +118,8 @@ class AppendStep(Step):
     (``event_ids``), a probe of an old log (``old_log_unchanged``), a branch (``branches``).
     """
 
+    changes_state = True
+
     log: LogVar
     append: Append
     model: ModelEvent
@@ -126,9 +132,11 @@ class AppendStep(Step):
     #: The name of a payload kept in the kernel to pass instead of a literal (the caller's
     #: own dict, which a property changes later).
     payload_ref: str | None = None
-    #: A probe: judged against the first answer under the same key (the same append on the
-    #: same log), not against the oracle; one that differs breaks the ``role`` promise.
+    #: A probe: the first answer under its key (the same append on the same log) is judged
+    #: against the oracle, breaking ``first_role``'s promise if wrong; each later one against
+    #: that first answer, breaking ``role``'s if it differs.
     key: Any = None
+    first_role: str | None = None
 
     def request(self) -> tuple[Any, ...]:
         if self.payload_ref is not None:
@@ -164,14 +172,21 @@ class AppendStep(Step):
     def judge(self, answer: Any, context: Context) -> Problem | None:
         if self.key is None:
             return judge_appended(answer, self.append, self.model, self.strict, self.role)
+        earlier = context.recall(self.key)
+        if earlier is None:  # the first probe of this log: judged like any append
+            problem = judge_appended(
+                answer, self.append, self.model, self.strict, self.first_role or self.role
+            )
+            if problem is None:
+                context.remember(self.key, (json.dumps(answer.get("value")), answer))
+            return problem
         problem = judge_appended(
             answer, self.append, self.model, self.strict, self.role, against_model=False
         )
         if problem is not None:
-            return problem
-        text = json.dumps(answer.get("value"))
-        earlier = context.remember(self.key, (text, answer))
-        if earlier is None or earlier[0] == text:
+            # Accepted the first time, refused (or unreadable) now: the log is not what it was.
+            return Problem(f"append.{self.role}", problem.outcome, problem.status)
+        if earlier[0] == json.dumps(answer.get("value")):
             return None
         before, after = (event_view(seen["value"]).code() for seen in (earlier[1], answer))
         shown = (
@@ -179,6 +194,20 @@ class AppendStep(Step):
             Said("outcome.read_after", {"value": after}),
         )
         return Problem(f"append.{self.role}", shown)
+
+
+#: Roles of appends made on a log after something else was done to it: a plain append
+#: refused there shows that something changed the log, not that the append was unusual.
+_AFTERMATH_ROLES = ("branches", "refusal_leaves_no_trace")
+
+
+def _refusal_promise(append: Append, role: str) -> str:
+    """The promise a refused valid append breaks: accepting its unusual trait (the first,
+    where a hand-written table gives each append one), or, for a plain append on a branch
+    or after a refusal, that promise."""
+    if append.features:
+        return f"accept.{append.features[0]}"
+    return f"append.{role}" if role in _AFTERMATH_ROLES else "accept.plain"
 
 
 def judge_appended(
@@ -194,9 +223,10 @@ def judge_appended(
     if isinstance(answer, dict) and "raised" in answer:
         if not strict:
             raise Skip()
-        feature = append.features[0] if append.features else "plain"
         outcome = Said("outcome.refused_valid") if answer["raised"].get("value_error") else None
-        return Problem(f"accept.{feature}", tuple(o for o in (raised(answer), outcome) if o))
+        return Problem(
+            _refusal_promise(append, role), tuple(o for o in (raised(answer), outcome) if o)
+        )
     problem = trouble(answer, "append.accepts_valid", shape="append.event_attributes")
     if problem is not None:
         return problem
@@ -213,8 +243,8 @@ def judge_appended(
     expected = EventView(model.event_id, str(model.session_id), model.type, model.payload)
     if not (same(seen.session_id, expected.session_id) and same(seen.type, expected.type)
             and same(seen.payload, expected.payload)):  # fmt: skip
-        promise = "append.event_fields" if role == "event_ids" else promise
-        return Problem(promise, mismatch(seen.code(), expected.code()))
+        # The new event's own fields are its append's business, whatever came before it.
+        return Problem("append.event_fields", mismatch(seen.code(), expected.code()))
     return None
 
 
@@ -229,12 +259,16 @@ def mismatch(returned: str, expected: str) -> tuple[Said, ...]:
 class BlockStep(Step):
     """A loop of valid appends (see :class:`grader.engine.programs.Block`)."""
 
+    changes_state = True
+
     log: LogVar
     block: Block
     keep_log: str
     strict: bool = True
     function: str | None = "append_event"
     shown: bool = True
+    #: What a wrong first id means (see :class:`AppendStep`); the later ones are the block's.
+    role: str = "event_ids"
 
     def request(self) -> tuple[Any, ...]:
         items = [
@@ -257,14 +291,16 @@ class BlockStep(Step):
         models = context.models_of(self)
         appends = self.block.appends()
         for position, observed in enumerate(answer["events"]):
+            role = self.role if position == 0 else "event_ids"
             problem = judge_appended({"value": observed}, appends[position], models[position],
-                                     self.strict, "event_ids")  # fmt: skip
+                                     self.strict, role)  # fmt: skip
             if problem is not None:
                 return _in_round(problem, position)
         if "stop" in answer:
             position = int(answer["stop"])
+            role = self.role if position == 0 else "event_ids"
             problem = judge_appended(answer.get("answer"), appends[position], models[position],
-                                     self.strict, "event_ids")  # fmt: skip
+                                     self.strict, role)  # fmt: skip
             return (
                 _in_round(problem, position)
                 if problem
@@ -436,6 +472,8 @@ class Mutate(Step):
     """Change a kept value in place every way a caller could; the ``reads`` (repeated after
     each change, in the kernel) must answer as before."""
 
+    changes_state = True
+
     name: str
     root: str
     path: list[Any]
@@ -497,6 +535,8 @@ class Imprecise(Exception):
 @dataclass
 class Refuse(Step):
     """An append the contract says must raise ValueError (and leave no trace)."""
+
+    changes_state = True
 
     log: LogVar
     session_id: Any

@@ -1,12 +1,12 @@
 """``python -m grader``: grade a target and report; exit 0 on full marks, 1 otherwise, 2 when
-the target cannot be loaded.
+the target cannot be loaded, 130 when Ctrl+C stops the grading (a line says so, no traceback).
 
 Learner tools: ``--task`` grades one task, ``--watch`` grades again every time a file of the
 target is saved, ``--hint`` shows one more hint for the first task not passing yet, ``--lang``
 picks the language (the locale decides otherwise). Instructor tools are subcommands, each
 importing only what it uses: ``batch`` grades a class, ``gradescope`` writes a Gradescope
-autograder, ``site`` builds the exercises' web page, ``release`` (a maintainer's tool, not in
-a learner's copy) writes the learner's copy.
+autograder, ``release`` (a maintainer's tool, not in a learner's copy) writes the learner's
+copy.
 """
 
 from __future__ import annotations
@@ -27,9 +27,10 @@ TARGET_ENV = "GRADER_TARGET"
 SUBCOMMANDS = {
     "batch": "grader.frontends.batch.command",
     "gradescope": "grader.frontends.gradescope.command",
-    "site": "grader.frontends.site.command",
     "release": "maintainer.release.command",
 }
+#: The exit status of a grading stopped with Ctrl+C: 128 + SIGINT, as shells report it.
+INTERRUPTED = 130
 #: The settings a learner may change from the command line.
 LEARNER_SETTINGS = ("example_seconds", "task_seconds", "isolation", "lanes")
 
@@ -84,7 +85,11 @@ def main(argv: list[str] | None = None) -> int:
         from grader.frontends.watch import watch
 
         return watch(lambda: grade_and_show(args), args.target)
-    report = grade_and_show(args)
+    try:
+        report = grade_and_show(args)
+    except KeyboardInterrupt:
+        print("\n" + text("cli.interrupted"), file=sys.stderr)
+        return INTERRUPTED
     if args.hint:
         from grader.frontends.hints import HINT_STATE_FILE, reveal_next_hint
 

@@ -9,7 +9,8 @@ grading. Ctrl+C stops it, at any moment, with a line that says so and no traceba
 from __future__ import annotations
 
 import importlib.util
-from collections.abc import Callable, Iterable, Sequence
+import itertools
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 
 from grader.engine.outcomes import Report, Status
@@ -19,6 +20,9 @@ from grader.i18n import text
 
 # Editors touch a file several times per save; changes this close together are one save.
 DEBOUNCE_MS = 400
+# How long the watcher first waits for a change before it reports "none yet"; it is watching
+# from then on.
+READY_MS = 200
 
 
 def render_progress(report: Report) -> str:
@@ -38,6 +42,12 @@ def render_progress(report: Report) -> str:
     return "\n".join(lines)
 
 
+def show_progress(report: Report) -> None:
+    progress = render_progress(report)
+    if progress:
+        print(progress)
+
+
 def watched_paths(target: str) -> list[Path]:
     """The folder holding the target's code: a package's folder, a file's folder (found
     without importing anything)."""
@@ -52,11 +62,17 @@ def watched_paths(target: str) -> list[Path]:
     return [Path(spec.origin).parent] if spec.origin else [Path.cwd()]
 
 
-def save_events(paths: Sequence[Path]) -> Iterable[object]:
-    """Once per save of a ``.py`` file under ``paths``."""
+def save_events(paths: Sequence[Path]) -> Iterator[object]:
+    """Once per save of a ``.py`` file under ``paths``; the watching has begun when this
+    returns, so a save made while a grading runs is not lost (it starts the next one)."""
     from watchfiles import PythonFilter, watch
 
-    return watch(*paths, watch_filter=PythonFilter(), debounce=DEBOUNCE_MS, raise_interrupt=True)
+    batches = watch(*paths, watch_filter=PythonFilter(), debounce=DEBOUNCE_MS,
+                    raise_interrupt=True, rust_timeout=READY_MS, yield_on_timeout=True)  # fmt: skip
+    # watchfiles starts watching when its generator first runs, and yields an empty batch
+    # when nothing changed within READY_MS.
+    first = next(batches)
+    return (batch for batch in itertools.chain([first], batches) if batch)
 
 
 def watch(
@@ -70,15 +86,13 @@ def watch(
     paths = watched_paths(target)
     listed = ", ".join(str(path) for path in paths)
     try:
-        progress = render_progress(grade_and_show())
-        if progress:
-            print(progress)
+        # Watching starts before the first grading: a save made during it grades again.
+        changes = iter(save_events(paths) if saves is None else saves)
+        show_progress(grade_and_show())
         print(text("watch.waiting", paths=listed), flush=True)
-        for _ in save_events(paths) if saves is None else saves:
+        for _ in changes:
             print(text("watch.regrading"), flush=True)
-            progress = render_progress(grade_and_show())
-            if progress:
-                print(progress)
+            show_progress(grade_and_show())
             print(text("watch.waiting", paths=listed), flush=True)
     except KeyboardInterrupt:
         print("\n" + text("watch.stopped"), flush=True)

@@ -76,12 +76,15 @@ def use_language(language: str | None) -> None:
 
 def language_option(argv: Sequence[str]) -> str | None:
     """The ``--lang`` value in ``argv``, read before the rest of the command line (the
-    command line's own help texts are translated)."""
+    command line's own help texts are translated); None when it names no language of ours.
+
+    An unknown value is left to the command's own parser, which refuses it with that
+    command's usage line and the languages to choose from.
+    """
     early = argparse.ArgumentParser(add_help=False)
-    early.add_argument("--lang", choices=LANGUAGES)
+    early.add_argument("--lang", nargs="?")  # a missing value too is left to the real parser
     known, _ = early.parse_known_args(list(argv))
-    chosen: str | None = known.lang
-    return chosen
+    return known.lang if known.lang in LANGUAGES else None
 
 
 def apply_language(language: str | None) -> None:
@@ -105,7 +108,9 @@ def using_language(language: str | None) -> Iterator[None]:
 TEXT_MODULES = ("grader.i18n.texts", "maintainer.release.texts")
 
 
-def _text_modules() -> list[Any]:
+def text_modules() -> list[Any]:
+    """Every module holding sentences: the engine's and front ends', the maintainer's (where
+    present) and each task's."""
     from grader import tasks
 
     modules = []
@@ -129,7 +134,7 @@ def catalog(language: str) -> dict[str, str]:
     catalog test still fails, so the gap is found before a learner sees it)."""
     english: dict[str, str] = {}
     translated: dict[str, str] = {}
-    for module in _text_modules():
+    for module in text_modules():
         english.update(getattr(module, "EN", {}))
         for key, entry in getattr(module, language.upper(), {}).items():
             translated[key] = entry[1] if isinstance(entry, tuple) else entry

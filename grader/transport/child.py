@@ -101,6 +101,35 @@ class ChildStopped(Exception):
         self.reports: list[Any] = []
 
 
+#: How often a request's CPU time is looked at while its answer is awaited.
+CPU_POLL_SECONDS = 0.1
+_TICKS = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+
+
+def process_tree_cpu(root: int) -> float | None:
+    """CPU seconds used by process ``root`` and its descendants (waited-for children
+    included), read from ``/proc``; None when ``/proc`` is not there (macOS)."""
+    total, pending, seen = 0, [root], set()
+    while pending:
+        pid = pending.pop()
+        if pid in seen:
+            continue
+        seen.add(pid)
+        try:
+            with open(f"/proc/{pid}/stat", "rb") as stat:
+                fields = stat.read().rsplit(b")", 1)[1].split()
+            # utime, stime, cutime, cstime: fields 14-17 of proc(5), counted after the name.
+            total += sum(int(value) for value in fields[11:15])
+            for task in os.listdir(f"/proc/{pid}/task"):
+                with open(f"/proc/{pid}/task/{task}/children", "rb") as children:
+                    pending += [int(child) for child in children.read().split()]
+        except (OSError, ValueError, IndexError):
+            if pid == root and not os.path.isdir("/proc/self"):
+                return None
+            continue
+    return total / _TICKS
+
+
 @dataclass
 class Child:
     """One learner interpreter running the kernel on a workspace."""
@@ -122,12 +151,13 @@ class Child:
     def alive(self) -> bool:
         return self._process is not None and self._process.poll() is None
 
-    def start(self, deadline: float) -> dict[str, Any]:
+    def start(self, deadline: float, cpu_limit: float | None = None) -> dict[str, Any]:
         """Start the child, boot the kernel and return its first answer (``ready`` or
         ``load_error``).
 
         Raises:
-            ChildStopped: it did not finish importing before ``deadline``, or died trying.
+            ChildStopped: it did not finish importing before ``deadline``, or before it used
+                ``cpu_limit`` seconds of CPU, or died trying.
         """
         self.stop()
         self._uid = isolation.child_uid(self.launcher)
@@ -157,7 +187,7 @@ class Child:
         finally:
             os.close(progress_fd)
         self._send_boot(progress_fd)
-        first = self._read(deadline, 0)
+        first = self._read_sized(deadline, 0, cpu_limit)[0]
         if "ready" not in first and "load_error" not in first:
             raise self._fail("broken")
         return first
@@ -197,11 +227,15 @@ class Child:
         except OSError:
             raise self._fail("died") from None
 
-    def request(self, request: dict[str, Any], deadline: float) -> tuple[list[Any], dict[str, Any]]:
+    def request(
+        self, request: dict[str, Any], deadline: float, cpu_limit: float | None = None
+    ) -> tuple[list[Any], dict[str, Any]]:
         """Send one request; return its parts (one answer per step) and its closing word.
 
         Raises:
-            ChildStopped: no proper answer before ``deadline``; the child is stopped.
+            ChildStopped: no proper answer before ``deadline`` (wall-clock), or the child's
+                processes used ``cpu_limit`` seconds of CPU (as :meth:`cpu` counts) first;
+                the child is stopped.
         """
         if not self.alive:
             raise self._fail("died")
@@ -213,7 +247,7 @@ class Child:
         received = 0
         while True:
             try:
-                answer, size = self._read_sized(deadline, self._number)
+                answer, size = self._read_sized(deadline, self._number, cpu_limit)
             except ChildStopped as stopped:
                 stopped.parts = parts
                 raise
@@ -233,9 +267,11 @@ class Child:
     def _read(self, deadline: float, number: int) -> dict[str, Any]:
         return self._read_sized(deadline, number)[0]
 
-    def _read_sized(self, deadline: float, number: int) -> tuple[dict[str, Any], int]:
+    def _read_sized(
+        self, deadline: float, number: int, cpu_limit: float | None = None
+    ) -> tuple[dict[str, Any], int]:
         """One authenticated answer line for request ``number``, and its size."""
-        line = self._line(deadline)
+        line = self._line(deadline, cpu_limit)
         mac, _, body = line.partition(b" ")
         try:
             valid = hmac.compare_digest(bytes.fromhex(mac.decode("ascii")), self._mac(body))
@@ -251,7 +287,7 @@ class Child:
             raise self._fail("broken")
         return answer, len(line)
 
-    def _line(self, deadline: float) -> bytes:
+    def _line(self, deadline: float, cpu_limit: float | None = None) -> bytes:
         process = self._process
         assert process is not None and process.stdout is not None
         stream: IO[bytes] = process.stdout
@@ -261,8 +297,13 @@ class Child:
             if searched > MAX_LINE_BYTES:
                 raise self._fail("broken")
             remaining = deadline - time.monotonic()
-            if remaining <= 0 or not select.select([stream], [], [], remaining)[0]:
+            if remaining <= 0:
                 raise self._fail("timed_out")
+            wait = remaining if cpu_limit is None else min(remaining, CPU_POLL_SECONDS)
+            if not select.select([stream], [], [], wait)[0]:
+                if cpu_limit is not None and (self.cpu() or 0.0) >= cpu_limit:
+                    raise self._fail("timed_out")
+                continue
             chunk = os.read(stream.fileno(), _READ_CHUNK)
             if not chunk:
                 raise self._fail("died")
@@ -278,6 +319,15 @@ class Child:
         stopped = ChildStopped(kind, code if kind == "died" else None)
         stopped.progress = progress
         return stopped
+
+    def cpu(self) -> float | None:
+        """CPU seconds (user and system) the child's processes have used, the sandbox's
+        own included; None where ``/proc`` cannot tell (then only wall-clock limits hold).
+
+        Limits in CPU time make a grade the same on a busy machine as on an idle one: a
+        slow but correct submission is not cut short because other work shared the cores."""
+        process = self._process
+        return None if process is None else process_tree_cpu(process.pid)
 
     def progress(self) -> tuple[int, int]:
         """Where the kernel said it was: ``(step, call)``."""

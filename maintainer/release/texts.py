@@ -1,8 +1,12 @@
 """The maintainer's release tool's words (see :mod:`grader.i18n`)."""
+# ruff: noqa: RUF001 - the Chinese sentences use Chinese punctuation
 
 from __future__ import annotations
 
 EN = {
+    "cli.release.description": "Write the learner's copy of the kit from the last commit, then prove that it works on its own.",
+    "cli.release.out": "a new or empty folder outside the kit",
+    "cli.release.refused": "No release written: {reason}",
     "release.cell": "cell {number} (`{first_line}`)",
     "release.cell.unknown": "a cell",
     "release.commit": "The copy holds commit {commit}.",
@@ -44,4 +48,51 @@ EN = {
     "release.skip.no_notebooks": "no notebooks found",
 }
 
-ZH: dict[str, tuple[str, str]] = {}
+#: The Chinese: id -> (fingerprint of the English it translates, translation); see
+#: :func:`grader.i18n.fingerprint`. One entry a line, in the order of EN.
+# fmt: off
+ZH: dict[str, tuple[str, str]] = {
+    "cli.release.description": ("9690c7ed", "从最近一次提交写出学习者版的套件副本，再验证它能独立运行。"),
+    "cli.release.out": ("eb1453ff", "套件之外的一个新文件夹或空文件夹"),
+    "cli.release.refused": ("4f3b20b6", "没有写出副本：{reason}"),
+    "release.cell": ("4af37e9f", "第 {number} 个单元格（`{first_line}`）"),
+    "release.cell.unknown": ("4f5dba2f", "某个单元格"),
+    "release.commit": ("b76e03a9", "副本来自提交 {commit}。"),
+    "release.copied": ("44e542fc", "已复制 {count} 个文件到 {path}。"),
+    "release.fail.cell_raised": ("c5470342", "{cell} 抛出了 {kind}: {message}"),
+    "release.fail.cell_timeout": ("ec83302c", "{cell} 没有在 {seconds:g} 秒内完成"),
+    "release.fail.demo_exit": ("68af2195", "python -m sqlite_demo 的退出码是 {status}，应为 0；它最后的输出："),
+    "release.fail.grader_could_not_grade": ("79b5efd4", "判题器无法对桩代码判题"),
+    "release.fail.grader_exit": ("277e772a", "python -m grader 的退出码是 {status}，应为 1（{why}）；它最后的输出："),
+    "release.fail.grader_full_marks": ("917804b1", "得了满分：提交的 exercises/ 是做好的答案，不是桩代码"),
+    "release.fail.grader_no_results": ("bd4b4f0d", "python -m grader 没有写出结果文件（--json）"),
+    "release.fail.kernel_died": ("f6c541b9", "运行 {cell} 时内核退出了"),
+    "release.fail.not_run": ("5528410e", "无法运行：{kind}: {message}"),
+    "release.fail.results_empty": ("e879132e", "判题器的结果文件里没有任何任务"),
+    "release.fail.results_unreadable": ("6b0b1f32", "判题器的结果文件内容不符合预期（{error}）"),
+    "release.fail.stubs_solved": ("6596c250", "桩代码上每个任务都应是 '{expected}'，实际却是 {found}。学习者拿到的必须是没做过的桩代码：请把它们提交到 exercises/。"),
+    "release.fail.timeout": ("53fdef60", "没有在 {seconds:g} 秒内完成"),
+    "release.failed": ("357624ed", "{count} 项验证失败：副本还不能交给学习者。"),
+    "release.left_out": ("f9f92ace", "以下改动没有提交，所以不在副本里：{paths}"),
+    "release.outcome.failed": ("02bd3492", "失败"),
+    "release.outcome.passed": ("284d1e8c", "通过"),
+    "release.outcome.skipped": ("389595a4", "跳过"),
+    "release.proof.demo": ("e4214af5", "python -m sqlite_demo 能完整跑完"),
+    "release.proof.grader": ("4a9bd9b0", "判题器能在桩代码上运行"),
+    "release.proof.notebook": ("25e67d53", "notebook 能执行"),
+    "release.proof.notebooks": ("8f11da16", "所有 notebook 都能执行"),
+    "release.proof.stands_alone": ("4b1a36fb", "副本能独立运行（没有 solutions；套件的包都来自副本）"),
+    "release.proved": ("ef21edae", "没有验证失败：副本可以交给学习者了。"),
+    "release.refused.escaping": ("ea949dd0", "这个提交里有跳出所在文件夹的路径：{paths}"),
+    "release.refused.inside_kit": ("94a5715a", "{path} 在套件内部；请选一个套件之外的文件夹"),
+    "release.refused.links": ("08c40a88", "这个提交把以下路径存成了链接或子模块：{paths}"),
+    "release.refused.manifest": ("135380fc", "发布清单（maintainer/release/manifest.py）列出了这个提交里没有的文件：{paths}；请更新清单，或者提交这些文件"),
+    "release.refused.no_commit": ("3bcd81e2", "{path} 还没有任何提交；请先提交套件（git add -A && git commit）"),
+    "release.refused.no_git": ("37db438f", "没有安装 git；发布的内容要从 git 提交中读取"),
+    "release.refused.not_a_checkout": ("9650ed39", "{path} 不是 git 仓库。学习者版副本是从最近一次提交构建的，所以请在套件的克隆里运行 release（git clone URL），或者把这个文件夹变成仓库：git init && git add -A && git commit -m 'kit'"),
+    "release.refused.not_empty": ("674cb140", "{path} 不是空文件夹；请选一个新的或空的文件夹"),
+    "release.refused.stubs_changed": ("3dd6de38", "{stubs} 与最近一次提交不同（{changes}）。学习者版副本是从提交构建的，这些改动不会到学习者手里。如果学习者应该拿到它们，就提交；如果这是你自己做练习时的改动，先把它们收起来（git stash --include-untracked）。然后再运行 release。"),
+    "release.skip.no_demo": ("ad017150", "副本里没有 sqlite_demo/__main__.py"),
+    "release.skip.no_notebooks": ("fd1ded50", "没有找到 notebook"),
+}
+# fmt: on

@@ -2,13 +2,19 @@
 //
 // What the page shows comes from the event stream (stream.js), never from the replies the
 // POSTs return: the chat is a view of the log, as it would be rebuilt after a crash.
+//
+// The page is let in by a cookie that the server set when it was opened with ?token=...;
+// the token is taken out of the address bar at once, so it is not left on the screen or in
+// a bookmark (the cookie is HttpOnly: this script never sees the token).
 
+import { api, logIdsAfter, path, Refusal } from "./api.js";
+import * as log from "./log_view.js";
 import { compareWithLog, followSession } from "./stream.js";
 import * as views from "./views.js";
 
 const WIDE = window.matchMedia("(min-width: 1400px)");
+const ROWS_SHOWN = 200;
 const $ = (selector) => document.querySelector(selector);
-const path = (sessionId, tail) => `sessions/${encodeURIComponent(sessionId)}/${tail}`;
 
 const state = {
   sessions: [],
@@ -17,28 +23,23 @@ const state = {
   receivedIds: [],   // every event id shown for this session, duplicates included
   lastId: 0,
   pending: null,     // {what, key}: the message being sent, and its Idempotency-Key
-  refreshTicket: 0,
   refreshTimer: null,
+  refreshing: null,  // the refresh in flight, if any
+  loadFailures: 0,
 };
 
-/** The server said no: its JSON error, as opposed to a server that could not be reached. */
-class Refusal extends Error {}
-
-async function api(method, url, body, headers = {}) {
-  const options = { method, headers: { ...headers } };
-  if (body !== undefined) {
-    options.headers["Content-Type"] = "application/json";
-    options.body = JSON.stringify(body);
+/** The session the address names, or null: a malformed #hash is no selection at all. */
+function sessionInAddress() {
+  try {
+    return decodeURIComponent(location.hash.slice(1)) || null;
+  } catch {
+    return null;
   }
-  const response = await fetch(url, options);  // throws TypeError when unreachable
-  const data = await response.json();
-  if (!response.ok) throw new Refusal(data.error ? data.error.message : response.statusText);
-  return data;
 }
 
 async function loadSessions(wantedId) {
   state.sessions = await api("GET", "sessions");
-  const wanted = wantedId ?? decodeURIComponent(location.hash.slice(1));
+  const wanted = wantedId ?? sessionInAddress();
   const chosen = state.sessions.find((s) => s.id === wanted) ?? state.sessions.at(-1);
   views.showSessions(state.sessions, chosen ? chosen.id : null);
   return chosen ? chosen.id : null;
@@ -46,13 +47,14 @@ async function loadSessions(wantedId) {
 
 function follow(sessionId) {
   if (state.stream) state.stream.stop();
-  views.clearSession();
+  log.clearLog();
+  views.clearDerived();
   Object.assign(state, { sessionId, stream: null, receivedIds: [], lastId: 0 });
   if (!sessionId) {
     views.showConnection("idle", "no session: create one");
     return;
   }
-  history.replaceState(null, "", `#${encodeURIComponent(sessionId)}`);
+  history.replaceState(null, "", `${location.pathname}#${encodeURIComponent(sessionId)}`);
   views.logLine(`following ${titleOf(sessionId)}`);
   views.showConnection("retrying", "connecting…");
   state.stream = followSession(sessionId, { event: onEvent, caughtUp: onCaughtUp, state: onState });
@@ -74,21 +76,23 @@ function onEvent(event) {
   else if (event.event_id <= state.lastId) problem = "doubled";
   state.receivedIds.push(event.event_id);
   state.lastId = Math.max(state.lastId, event.event_id);
-  views.showEvent(event, problem);
+  log.queueEvent(event, problem);
   if (problem) views.logLine(`event ${event.event_id} should not be here: ${problem}`, "bad");
   scheduleRefresh();
 }
 
 async function onCaughtUp(info, resumedAfter) {
+  log.drawNow();
   views.showConnection("live", `live: ${shortTitleOf(state.sessionId)}`);
   scheduleRefresh();
   if (resumedAfter === null) return;
   const sessionId = state.sessionId;
   let verdict;
   try {
-    const log = await api("GET", path(sessionId, "events"));
-    const ids = log.map((event) => event.event_id);
-    const { missing, doubled } = compareWithLog(state.receivedIds, ids, info.last_event_id);
+    const ids = await logIdsAfter(sessionId, resumedAfter, info.last_event_id);
+    const { missing, doubled } = compareWithLog(
+      state.receivedIds, ids, resumedAfter, info.last_event_id,
+    );
     verdict = missing.length || doubled.length
       ? `but missing [${missing}] and doubled [${doubled}]`
       : "nothing missing, nothing doubled";
@@ -109,7 +113,13 @@ function onState(name, detail) {
     views.logLine(`connection lost after event ${detail}; reconnecting…`, "bad");
     views.chatNote(`connection lost after event ${detail}`, "lost");
   } else if (name === "retrying") {
-    views.showConnection("retrying", `reconnecting (attempt ${detail + 1})…`);
+    views.showConnection("retrying", `${detail.reason}: reconnecting in ${detail.seconds} s (attempt ${detail.attempt})…`);
+  } else if (name === "waiting") {
+    views.showConnection("waiting", `waiting ${detail.seconds} s (attempt ${detail.attempt}): ${detail.reason}`);
+    views.logLine(`the server refused the stream: ${detail.reason}; retrying in ${detail.seconds} s`, "bad");
+  } else if (name === "refused") {
+    views.showConnection("refused", `not following: ${detail.reason}`);
+    views.logLine(`the server refused the stream (${detail.status}): ${detail.reason}`, "bad");
   } else if (name === "closing") {
     views.logLine("the server is shutting down");
   }
@@ -120,21 +130,33 @@ function scheduleRefresh() {
   state.refreshTimer = setTimeout(refreshDerived, 100);
 }
 
+/** The event id after which the newest `count` events of `types` begin (0: all of them). */
+function startOfNewest(types, count) {
+  const events = log.heldEvents();
+  let seen = 0;
+  for (let i = events.length - 1; i >= 0; i -= 1) {
+    if (types.includes(events[i].type) && (seen += 1) === count) return events[i].event_id - 1;
+  }
+  return 0;
+}
+
 async function refreshDerived() {
+  if (state.refreshing) return scheduleRefresh();  // one at a time; the next comes after
   const sessionId = state.sessionId;
-  const ticket = ++state.refreshTicket;
+  const messagesAfter = startOfNewest(["user_message", "assistant_message"], ROWS_SHOWN);
+  const callsAfter = startOfNewest(["tool_call"], ROWS_SHOWN);
+  state.refreshing = Promise.all([
+    api("GET", path(sessionId, "replay")),
+    api("GET", `${path(sessionId, "messages")}?after=${messagesAfter}&limit=${ROWS_SHOWN}`),
+    api("GET", `${path(sessionId, "tool_calls")}?after=${callsAfter}&limit=${ROWS_SHOWN}`),
+  ]);
   try {
-    const [replay, messages, toolCalls] = await Promise.all([
-      api("GET", path(sessionId, "replay")),
-      api("GET", path(sessionId, "messages")),
-      api("GET", path(sessionId, "tool_calls")),
-    ]);
-    // Only the newest refresh of the session still shown may draw.
-    if (ticket === state.refreshTicket && sessionId === state.sessionId) {
-      views.showDerived({ replay, messages, toolCalls });
-    }
+    const [replay, messages, toolCalls] = await state.refreshing;
+    if (sessionId === state.sessionId) views.showDerived({ replay, messages, toolCalls });
   } catch {
     // The server is away; the reconnect's caught-up frame schedules the next refresh.
+  } finally {
+    state.refreshing = null;
   }
 }
 
@@ -193,19 +215,35 @@ function defaultTab() {
 async function load() {
   try {
     follow(await loadSessions());
-  } catch {
-    views.showConnection("lost", "the server is unreachable: retrying…");
-    setTimeout(load, 1000);
+  } catch (error) {
+    if (error instanceof Refusal) {
+      // Only a new address (with its ?token=) can help: asking again would be refused again.
+      views.showConnection("refused", `not allowed in: ${error.message}`);
+      return;
+    }
+    state.loadFailures += 1;
+    const seconds = Math.min(2 ** (state.loadFailures - 1), 16);
+    views.showConnection("lost", `the server is unreachable: retrying in ${seconds} s…`);
+    setTimeout(load, seconds * 1000);
   }
 }
 
+function forgetTokenInAddress() {
+  const address = new URL(location.href);
+  if (!address.searchParams.has("token")) return;
+  address.searchParams.delete("token");
+  history.replaceState(null, "", `${address.pathname}${address.search}${address.hash}`);
+}
+
 function start() {
+  forgetTokenInAddress();
   $("#composer").addEventListener("submit", send);
   $("#new-session").addEventListener("click", newSession);
   $("#session-picker").addEventListener("change", (e) => follow(e.target.value || null));
   for (const tab of document.querySelectorAll("[role=tab]")) {
     tab.addEventListener("click", () => views.selectTab(tab.dataset.tab));
   }
+  log.watchScrolling();
   views.selectTab("events");
   defaultTab();
   WIDE.addEventListener("change", defaultTab);

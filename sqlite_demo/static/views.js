@@ -1,16 +1,33 @@
-// Drawing the session on the page. Text from the log is only ever set as textContent, never
-// as HTML: a message that holds "<script>" is shown as those characters, not run.
+// Drawing on the page. Text from the log is only ever set as textContent, never as HTML: a
+// message that holds "<script>" is shown as those characters, not run. Bidirectional
+// control characters are shown too, not obeyed: a right-to-left override in a message
+// would otherwise display the rest of the line reversed, and could make text read as
+// something it is not.
 
 const $ = (selector) => document.querySelector(selector);
 
-function element(tag, className, text) {
+// LRM, RLM, ALM; the embeddings and overrides LRE..RLO; the isolates LRI..PDI.
+const BIDI_CONTROLS = /[\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069]/g;
+const REPLIES_SHOWN = 200;
+
+/** `text` with each bidirectional control character replaced by a visible [U+XXXX]. */
+export function visible(text) {
+  return String(text).replace(
+    BIDI_CONTROLS,
+    (char) => `[U+${char.codePointAt(0).toString(16).toUpperCase().padStart(4, "0")}]`,
+  );
+}
+
+/** A new element; `text` (from anywhere, the log included) is set as visible text. */
+export function element(tag, className, text) {
   const node = document.createElement(tag);
   if (className) node.className = className;
-  if (text !== undefined) node.textContent = text;
+  if (text !== undefined) node.textContent = visible(text);
   return node;
 }
 
-function row(cells, className) {
+/** A table row of `cells` (null is shown as "null"). */
+export function row(cells, className) {
   const tr = element("tr", className);
   for (const cell of cells) tr.append(element("td", "", cell === null ? "null" : String(cell)));
   return tr;
@@ -20,51 +37,21 @@ function scrollToEnd(node) {
   node.scrollTop = node.scrollHeight;
 }
 
-/** Empty every view: a newly chosen session starts from nothing. */
-export function clearSession() {
-  for (const selector of ["#chat", "#events tbody", "#messages tbody", "#tool-calls tbody"]) {
-    $(selector).replaceChildren();
-  }
+/** Empty what the server derives from the log: a newly chosen session starts from nothing. */
+export function clearDerived() {
+  for (const selector of ["#messages tbody", "#tool-calls tbody"]) $(selector).replaceChildren();
   $("#replay").textContent = "";
 }
 
 /**
- * Show one event: a row of the events table and, for the chat, a bubble or a tool line.
- * `problem` is "doubled" or "other-session" when the event should not be here at all;
- * it is shown, marked, rather than hidden, so that a fault can be seen.
+ * Show what the server derives from the log: the replay and the two projections, each its
+ * newest rows only (what a reader looks at), with a line saying how much came before.
  */
-export function showEvent(event, problem) {
-  const tr = row([event.event_id, event.type, JSON.stringify(event.payload)], problem || "");
-  tr.dataset.eventId = event.event_id;
-  tr.dataset.type = event.type;
-  $("#events tbody").append(tr);
-  scrollToEnd($("#events-pane"));
-  const line = chatLine(event);
-  line.dataset.eventId = event.event_id;
-  if (problem) line.classList.add(problem);
-  $("#chat").append(line);
-  scrollToEnd($("#chat"));
-}
-
-function chatLine(event) {
-  const payload = event.payload;
-  switch (event.type) {
-    case "user_message":
-      return element("li", "bubble user", payload.content);
-    case "assistant_message":
-      return element("li", "bubble assistant", payload.content);
-    case "tool_call":
-      return element("li", "tool", `tool call ${payload.call_id}: ${payload.name}(${payload.arguments})`);
-    case "tool_result":
-      return element("li", "tool", `tool result ${payload.call_id}: ${payload.content}`);
-    default:
-      return element("li", "tool", `${event.type}: ${JSON.stringify(payload)}`);
-  }
-}
-
-/** Show what the server derives from the log: the replay and the two projections. */
 export function showDerived({ replay, messages, toolCalls }) {
-  $("#replay").textContent = JSON.stringify(replay, null, 2);
+  const shown = replay.slice(-REPLIES_SHOWN);
+  const before = replay.length - shown.length;
+  const note = before ? `// ${before} earlier messages not shown\n` : "";
+  $("#replay").textContent = visible(note + JSON.stringify(shown, null, 2));
   $("#messages tbody").replaceChildren(
     ...messages.map((m) => row([m.event_id, m.role, m.content])),
   );
@@ -85,11 +72,14 @@ export function showSessions(sessions, selectedId) {
   $("#session-picker").replaceChildren(...options);
 }
 
-/** Set the connection badge: "live", "lost", "retrying", "closing" or "idle". */
+/**
+ * Set the connection badge: "live", "lost", "retrying", "waiting", "refused", "closing" or
+ * "idle", with words that say why.
+ */
 export function showConnection(state, text) {
   const badge = $("#connection");
   badge.dataset.state = state;
-  badge.textContent = text;
+  badge.textContent = visible(text);
 }
 
 /** Mark a moment in the chat that is not in the log (a reconnect), styled apart from it. */
@@ -109,7 +99,7 @@ export function logLine(text, kind) {
 /** Show the result of the last send under the message box. */
 export function showSendStatus(text, kind) {
   const status = $("#send-status");
-  status.textContent = text;
+  status.textContent = visible(text);
   status.className = `send-status ${kind || ""}`;
 }
 

@@ -18,6 +18,8 @@ from grader.engine.data import literal, same, string_literal
         (-0.0, -0.0),
         (math.nan, math.nan),
         ("é", "é"),
+        ("\U0001f642", "\ud83d\ude42"),  # JSON's view: a surrogate pair is the character
+        ("a\ud800", "a\ud800"),
         (2**70, 2**70),
         ({}, {}),
         (None, None),
@@ -43,6 +45,8 @@ def test_equal_values_are_the_same(observed: object, expected: object) -> None:
         ([1, 2], [1]),
         (2**70, float(2**70)),
         ("e\u0301", "é"),
+        ("\ud800", "\ud801"),
+        ("\ud83d", "\U0001f642"),
         ({"a": 1.0}, {"a": 1}),
     ],
 )

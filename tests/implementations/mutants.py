@@ -604,7 +604,9 @@ MUTANTS: tuple[Mutant, ...] = (
     Mutant(
         "branches_share_one_list",
         "c07_tuple_log",
-        "append_and_ids",
+        # Task 1 sees only that the log changed (its probes append to every log); the readers'
+        # tasks see whose fault it is: the append to an older log.
+        "read_and_resume",
         "Every log is a window of one shared list: appending to an older log overwrites the "
         "newer logs' events.",
         (

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import socket
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 
 import httpx
@@ -20,6 +20,10 @@ from sqlite_demo.app import create_app
 from sqlite_demo.event_stream import StreamSettings
 from sqlite_demo.live_stream import StreamClosingServer, configure_streams
 from sqlite_demo.server import ServerProcess
+from tests.live.browser import page  # the fixture, for every test here
+from tests.live.long_session import build_long_session
+
+__all__ = ["page"]
 
 StartInThread = Callable[[StreamSettings], str]
 #: Generous bounds that only stop a hung test; no test asserts how fast anything is.
@@ -29,13 +33,22 @@ READ_TIMEOUT_SECONDS = 15.0
 @pytest.fixture
 def http(server: ServerProcess) -> Iterator[httpx.Client]:
     """An HTTP client of ``server``, whose reads give up (and fail the test) if it hangs."""
-    with client_of(server.url) as client:
+    with client_of(server.url, server.headers) as client:
         yield client
 
 
-def client_of(url: str) -> httpx.Client:
-    """Return an HTTP client of ``url`` with the suite's hang guard."""
-    return httpx.Client(base_url=url, timeout=READ_TIMEOUT_SECONDS)
+def client_of(url: str, headers: Mapping[str, str] | None = None) -> httpx.Client:
+    """Return an HTTP client of ``url`` with the suite's hang guard, sending ``headers``
+    (a server's token: ``ServerProcess.headers``) with every request."""
+    return httpx.Client(base_url=url, timeout=READ_TIMEOUT_SECONDS, headers=headers)
+
+
+@pytest.fixture(scope="session")
+def long_session_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A database holding one 20,000-event session (built once per run); copy it to use it."""
+    path = tmp_path_factory.mktemp("long-session") / "template.db"
+    build_long_session(path)
+    return path
 
 
 @pytest.fixture
@@ -49,7 +62,7 @@ def start_in_thread(db_path: Path) -> Iterator[StartInThread]:
         configure_streams(app, settings)
         sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
         sock.bind(("127.0.0.1", 0))
-        sock.listen(16)
+        sock.listen(256)
         config = uvicorn.Config(app, log_level="warning", access_log=False)
         server = StreamClosingServer(config)
         thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)

@@ -3,75 +3,22 @@
 One scenario, as a learner would play it: chat, watch the events and the replay, SIGKILL the
 server, see the page resume with every event exactly once, open a second session that stays
 apart. It saves a screenshot (``LIVE_PAGE_SCREENSHOT=docs/live_page.png`` writes the one the
-README shows).
-
-Where Chromium or Playwright is missing the test skips and says which; with
-``REQUIRE_BROWSER=1`` (set by ``.ci/run``) it fails instead, so CI cannot pass by skipping.
+README shows). The browser comes from :mod:`tests.live.browser`.
 """
 
 from __future__ import annotations
 
-import importlib.util
 import os
 import shutil
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import pytest
-
 from sqlite_demo import SqliteEventStore
 from sqlite_demo.server import ServerProcess
+from tests.live.browser import TIMEOUT_MS
 from tests.live.conftest import client_of, event_ids
 
-CHROMIUM = "/usr/bin/chromium"
-# What works in a container without a GPU, a sandbox or a network beyond the registries.
-LAUNCH_FLAGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
-VIEWPORT = {"width": 1600, "height": 900}
-TIMEOUT_MS = 15_000  # a hang guard for each wait, not a speed requirement
 HOSTILE = "<img src=x onerror=\"document.title='pwned'\"><script>document.title='pwned'</script>"
-
-
-def _why_no_browser() -> str | None:
-    if importlib.util.find_spec("playwright") is None:
-        return "Playwright for Python is not installed (it is in the dev extra)"
-    if not Path(CHROMIUM).exists():
-        return f"no Chromium at {CHROMIUM} (apt-get install chromium)"
-    return None
-
-
-@pytest.fixture
-def page(tmp_path: Path) -> Iterator[Any]:
-    """A page in a fresh headless Chromium with an empty profile."""
-    missing = _why_no_browser()
-    if missing is not None:
-        if os.environ.get("REQUIRE_BROWSER") == "1":
-            pytest.fail(f"REQUIRE_BROWSER=1, but {missing}")
-        pytest.skip(missing)
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        context = playwright.chromium.launch_persistent_context(
-            str(tmp_path / "chromium-profile"),
-            executable_path=CHROMIUM,
-            headless=True,
-            args=LAUNCH_FLAGS,
-            viewport=VIEWPORT,
-        )
-        context.set_default_timeout(TIMEOUT_MS)
-        try:
-            yield context.new_page()
-        finally:
-            context.close()
 
 
 def test_the_page_follows_the_log_resumes_after_a_kill_and_keeps_sessions_apart(
@@ -85,7 +32,7 @@ def test_the_page_follows_the_log_resumes_after_a_kill_and_keeps_sessions_apart(
     rows = page.locator("#events tbody tr")
     connection_log = page.locator("#connection-log")
 
-    page.goto(f"{server.url}/")
+    page.goto(server.page_url)
     expect(page.locator("#connection")).to_have_attribute("data-state", "idle")
     orders = _create_session(page, "orders")
     _send(page, "hello")
@@ -110,7 +57,7 @@ def test_the_page_follows_the_log_resumes_after_a_kill_and_keeps_sessions_apart(
     _send(page, "how many orders do I have?")  # the conversation carries on
     expect(rows).to_have_count(12)
 
-    with client_of(server.url) as http:
+    with client_of(server.url, server.headers) as http:
         assert _shown_ids(page) == event_ids(http, orders) == list(range(1, 13))
     expect(page.locator("#events tr.doubled, #events tr.other-session")).to_have_count(0)
     expect(page.locator("#replay")).to_contain_text('"tool_call_id": "call_2"')

@@ -73,8 +73,9 @@ def test_enter_kills_the_server_and_restarts_it_on_the_same_port_with_nothing_lo
     loop = CrashLoop(db_path, "--crashable")
     crash_loops.append(loop)
     url = loop.line_matching(r"listening on (http://127\.0\.0\.1:\d+)").group(1)
+    token = loop.line_matching(rf"live page: {re.escape(url)}/\?token=(\S+) \(Ctrl-C stops\)")[1]
     loop.line_matching(r"press Enter to SIGKILL the server and restart it")
-    with client_of(url) as http:
+    with client_of(url, {"Authorization": f"Bearer {token}"}) as http:
         session = new_session(http)
         say(http, session, "how many orders do I have?")
 

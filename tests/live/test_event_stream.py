@@ -7,12 +7,14 @@ intervals; the fake store decides when events become visible.
 from __future__ import annotations
 
 import asyncio
+import json
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
 
-from sqlite_demo.event_stream import StreamSettings, session_event_stream
+from sqlite_demo.append_signal import AppendSignal
+from sqlite_demo.event_stream import StreamSettings, StreamSource, session_event_stream
+from sqlite_demo.shared_reads import SharedReads
 
 FAST = StreamSettings(poll_seconds=0.001, heartbeat_seconds=3600.0)
 
@@ -38,17 +40,19 @@ class FakeStore:
         self.reads = 0
         self.after_read: Callable[[FakeStore], None] = lambda store: None
 
-    def get_events_for_session(self, session_id: str, after_event_id: int = 0) -> list[FakeEvent]:
+    def get_events_for_session(
+        self, session_id: str, after_event_id: int = 0, limit: int | None = None
+    ) -> list[FakeEvent]:
         self.reads += 1
         snapshot = [
             e for e in self.events if e.session_id == session_id and e.event_id > after_event_id
         ]
         self.after_read(self)
-        return snapshot
+        return snapshot[:limit]
 
 
-def to_json(event: FakeEvent) -> dict[str, Any]:
-    return {"event_id": event.event_id, "session_id": event.session_id}
+def to_text(event: FakeEvent) -> str:
+    return json.dumps({"event_id": event.event_id, "session_id": event.session_id})
 
 
 async def collect(
@@ -58,15 +62,18 @@ async def collect(
     follow: bool = True,
     settings: StreamSettings = FAST,
     stop_when: Callable[[list[str]], bool] = lambda frames: False,
+    appends: AppendSignal | None = None,
 ) -> list[str]:
     """Run the stream until ``stop_when(frames)``, then shut it down; return every frame."""
     closing = threading.Event()
     frames: list[str] = []
+    source = StreamSource(store, to_text, appends)  # type: ignore[arg-type]
     stream = session_event_stream(
-        store, "a", after, follow=follow, settings=settings, closing=closing, to_json=to_json
+        source, "a", after, follow=follow, settings=settings, closing=closing
     )
-    async for frame in stream:
-        frames.append(frame)
+    async for chunk in stream:
+        # A chunk is a page: one or more frames, each ended by a blank line.
+        frames += [f"{frame}\n\n" for frame in chunk.decode().split("\n\n")[:-1]]
         if stop_when(frames):
             closing.set()
     return frames
@@ -161,3 +168,52 @@ def test_shutting_down_ends_the_stream_with_a_closing_frame_naming_the_last_id()
     assert frames[-1] == (
         'event: closing\ndata: {"reason":"the server is shutting down","last_event_id":2}\n\n'
     )
+
+
+def test_streams_asking_for_the_same_page_at_once_share_one_read() -> None:
+    shared: SharedReads[str] = SharedReads()
+    reads: list[int] = []
+
+    async def read() -> str:
+        reads.append(1)
+        await asyncio.sleep(0.01)
+        return "the page"
+
+    async def three_at_once() -> list[str]:
+        return await asyncio.gather(*(shared.get("key", 0, 0, read) for _ in range(3)))
+
+    assert asyncio.run(three_at_once()) == ["the page"] * 3
+    assert len(reads) == 1
+
+
+def test_a_stream_woken_by_a_later_append_never_joins_an_older_read() -> None:
+    shared: SharedReads[str] = SharedReads()
+    signal = {"version": 0}
+
+    async def read() -> str:
+        seen = signal["version"]
+        await asyncio.sleep(0.01)
+        return f"read at version {seen}"
+
+    async def older_then_newer() -> tuple[str, str]:
+        older = asyncio.ensure_future(shared.get("key", 0, signal["version"], read))
+        await asyncio.sleep(0)  # the older read is under way
+        signal["version"] = 1  # the append that wakes the newer stream
+        newer = await shared.get("key", 1, signal["version"], read)
+        return await older, newer
+
+    assert asyncio.run(older_then_newer()) == ("read at version 0", "read at version 1")
+
+
+def test_a_finished_read_is_never_shared_a_page_may_have_grown_since() -> None:
+    shared: SharedReads[int] = SharedReads()
+    reads: list[int] = []
+
+    async def read() -> int:
+        reads.append(1)
+        return len(reads)
+
+    async def one_after_the_other() -> list[int]:
+        return [await shared.get("key", 0, 0, read), await shared.get("key", 0, 0, read)]
+
+    assert asyncio.run(one_after_the_other()) == [1, 2]

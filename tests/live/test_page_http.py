@@ -142,8 +142,8 @@ def test_the_openapi_schema_documents_the_stream_as_text_event_stream(
         ("query", "follow"),
         ("header", "Last-Event-ID"),
     }
-    for status in ("404", "422", "503"):
+    for status in ("401", "403", "404", "422", "503"):
         error = operation["responses"][status]["content"]["application/json"]["schema"]
-        assert error["required"] == ["error"]
+        assert error == {"$ref": "#/components/schemas/ErrorBody"}
     assert "/" not in schema["paths"] and "/static/{name}" not in schema["paths"]
     assert "/sessions/{session_id}/tool_calls" in schema["paths"]

@@ -131,7 +131,10 @@ def test_new_events_arrive_live_once_each_after_the_caught_up_frame(
     session = new_session(http)
     say(http, session, "hello")
 
-    with client_of(server.url) as reader, reader.stream("GET", stream_path(session)) as response:
+    with (
+        client_of(server.url, server.headers) as reader,
+        reader.stream("GET", stream_path(session)) as response,
+    ):
         stream = frames(response)
         received = read_until(stream, caught_up)
         say(http, session, "how many orders do I have?")
@@ -150,7 +153,7 @@ def test_concurrent_streams_each_get_exactly_their_own_sessions_events(
     with contextlib.ExitStack() as stack:
         streams = {}
         for name, session in [("orders 1", orders), ("orders 2", orders), ("docs", docs)]:
-            reader = stack.enter_context(client_of(server.url))
+            reader = stack.enter_context(client_of(server.url, server.headers))
             response = stack.enter_context(reader.stream("GET", stream_path(session)))
             streams[name] = frames(response)
             read_until(streams[name], caught_up)
@@ -180,9 +183,12 @@ def test_a_slow_consumer_misses_nothing_and_holds_up_neither_writer_nor_stream(
     slow_transport = httpx.HTTPTransport(socket_options=small_buffer)
     with (
         httpx.Client(
-            base_url=server.url, transport=slow_transport, timeout=READ_TIMEOUT_SECONDS
+            base_url=server.url,
+            transport=slow_transport,
+            timeout=READ_TIMEOUT_SECONDS,
+            headers=server.headers,
         ) as slow,
-        client_of(server.url) as fast,
+        client_of(server.url, server.headers) as fast,
         slow.stream("GET", stream_path(session)) as slow_response,
         fast.stream("GET", stream_path(session)) as fast_response,
     ):
@@ -212,7 +218,7 @@ def test_resuming_after_a_kill_brings_what_was_committed_but_not_yet_sent(
     session = new_session(http)
     say(http, session, "hello")
     received: list[Frame] = []
-    with client_of(server.url) as reader:
+    with client_of(server.url, server.headers) as reader:
         with reader.stream("GET", stream_path(session)) as response:
             stream = frames(response)
             received += read_until(stream, caught_up)
@@ -236,7 +242,10 @@ def test_a_stream_sees_another_server_process_writes_and_resumes_on_that_server(
     start_server: StartServer, db_path: Path
 ) -> None:
     writer, streamer = start_server(db_path), start_server(db_path)
-    with client_of(writer.url) as write, client_of(streamer.url) as read:
+    with (
+        client_of(writer.url, writer.headers) as write,
+        client_of(streamer.url, streamer.headers) as read,
+    ):
         session = new_session(write)
         say(write, session, "hello")
         with read.stream("GET", stream_path(session)) as response:
@@ -259,7 +268,10 @@ def test_stopping_the_server_ends_open_streams_with_a_closing_frame(
 ) -> None:
     session = new_session(http)
     say(http, session, "hello")
-    with client_of(server.url) as reader, reader.stream("GET", stream_path(session)) as response:
+    with (
+        client_of(server.url, server.headers) as reader,
+        reader.stream("GET", stream_path(session)) as response,
+    ):
         stream = frames(response)
         read_until(stream, caught_up)
         # SIGTERM; a server that waited for this endless response would be SIGKILLed after

@@ -21,14 +21,14 @@ from sqlite_demo.server import ServerProcess
 @pytest.fixture
 def client(server: ServerProcess) -> Iterator[AgentClient]:
     """A client of ``server``."""
-    with AgentClient(server.url) as agent_client:
+    with AgentClient(server.url, token=server.token) as agent_client:
         yield agent_client
 
 
 @pytest.fixture
 def http(server: ServerProcess) -> Iterator[httpx.Client]:
     """A raw HTTP client of ``server``, for requests the typed client would never send."""
-    with httpx.Client(base_url=server.url, timeout=10) as raw:
+    with httpx.Client(base_url=server.url, timeout=10, headers=server.headers) as raw:
         yield raw
 
 

@@ -37,7 +37,7 @@ def running(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Running]:
     server = ServerProcess(workdir / "agent.db", workdir / "server.log")
     try:
         server.start()
-        with httpx.Client(base_url=server.url, timeout=10) as http:
+        with httpx.Client(base_url=server.url, timeout=10, headers=server.headers) as http:
             session_id = http.post("/sessions", json={"title": "订单客服"}).json()["id"]
             http.post(f"/sessions/{session_id}/messages", json={"content": "你好"})
             yield Running(server, http, session_id, workdir / "agent.db")
@@ -201,7 +201,8 @@ def _raw_post(running: Running, framing_header: str, body: bytes) -> bytes:
     """Send a POST by hand (framing no HTTP client would send) and return the status line."""
     host, port = "127.0.0.1", running.server.port
     head = (
-        f"POST /sessions/{running.session_id}/messages HTTP/1.1\r\nHost: {host}\r\n"
+        f"POST /sessions/{running.session_id}/messages HTTP/1.1\r\nHost: {host}:{port}\r\n"
+        f"Authorization: {running.server.headers['Authorization']}\r\n"
         f"Content-Type: application/json\r\n{framing_header}\r\n\r\n"
     )
     with socket.create_connection((host, port), timeout=10) as connection:

@@ -28,8 +28,8 @@ SEED = 20240610
 EXAMPLES_PER_OPERATION = 60
 
 
-def _streaming_paths(url: str) -> list[str]:
-    schema = httpx.get(f"{url}/openapi.json", timeout=10).json()
+def _streaming_paths(server: ServerProcess) -> list[str]:
+    schema = httpx.get(f"{server.url}/openapi.json", headers=server.headers, timeout=10).json()
     return sorted(
         path
         for path, operations in schema["paths"].items()
@@ -55,7 +55,8 @@ def test_schemathesis_finds_no_failure_with_every_check_and_the_stateful_links(
         "--output-truncate=true",
         "--no-color",
     ]
-    command += [f"--exclude-path={path}" for path in _streaming_paths(server.url)]
+    command += [f"--header=Authorization: {server.headers['Authorization']}"]
+    command += [f"--exclude-path={path}" for path in _streaming_paths(server)]
 
     run = subprocess.run(command, capture_output=True, text=True, timeout=240, cwd=tmp_path)
 

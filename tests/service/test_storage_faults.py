@@ -110,7 +110,10 @@ def _fill(folder: Path) -> Path:
 def test_a_disk_that_fills_up_gets_retryable_503s_on_a_connection_that_stays_open(
     on_a_tiny_disk: ServerProcess,
 ) -> None:
-    with on_a_tiny_disk as server, httpx.Client(base_url=server.url, timeout=10) as http:
+    with (
+        on_a_tiny_disk as server,
+        httpx.Client(base_url=server.url, timeout=10, headers=server.headers) as http,
+    ):
         inside = Path(f"/proc/{server.pid}/root") / server.db_path.parent.relative_to("/")
         session = http.post("/sessions", json={"title": "订单客服"}).json()["id"]
         assert (

@@ -66,7 +66,8 @@ def slug(submission_id: str) -> str:
 
 
 def find_entries(root: Path) -> list[bytes]:
-    """The raw names of the entries of ``root`` that are submissions, sorted.
+    """The raw names of the entries of ``root`` that are submissions (``.py`` files, folders,
+    and links, which are refused later), sorted.
 
     Raises:
         NotADirectoryError: ``root`` is not a folder.
@@ -79,7 +80,9 @@ def find_entries(root: Path) -> list[bytes]:
         if name.startswith(".") or name in IGNORED:
             continue
         mode = os.lstat(os.path.join(os.fsencode(root), raw)).st_mode
-        if raw.endswith(b".py") or stat.S_ISDIR(mode):
+        # A link is never followed, but it gets a row: a learner whose folder is a link to
+        # somewhere else must not silently vanish from the gradebook.
+        if raw.endswith(b".py") or stat.S_ISDIR(mode) or stat.S_ISLNK(mode):
             names.append(raw)
     return names
 

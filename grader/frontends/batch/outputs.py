@@ -25,7 +25,7 @@ from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
 
-from grader.engine.outcomes import Status, Verdict
+from grader.engine.outcomes import Said, Status, Verdict
 from grader.frontends.batch.pool import Row
 from grader.frontends.report import printable, said, sentence
 from grader.frontends.results import write_results
@@ -107,22 +107,26 @@ def summary(rows: Sequence[Row], isolation: str, seconds: float) -> str:
     if tampered:
         lines += ["", f"## {text('batch.summary.tampered')}", ""]
         for row in tampered:
-            tried = "; ".join(
-                f"{r.get('detail')} ({r.get('event')}) at {r.get('where')}"
-                for r in row.report.reports[:3]
-            )
+            tried = "; ".join(tried_sentence(report) for report in row.report.reports[:3])
             lines.append(f"- {cell(row.id)}: {cell(tried)}")
     lines += ["", f"## {text('batch.summary.most_failed')}", ""]
     failed = most_failed(rows)[:MOST_FAILED_SHOWN]
     if not failed:
         return "\n".join([*lines, text("batch.summary.none_failed"), ""])
     lines += [
-        f"| {text('batch.summary.failed_by')} | task | {text('batch.summary.promise')} |",
+        f"| {text('batch.summary.failed_by')} | {text('batch.summary.task')} | "
+        f"{text('batch.summary.promise')} |",
         "|---:|---|---|",
     ]
     for (task, promise), count in failed:
         lines.append(f"| {count} | {task} | {cell(sentence_of(promise))} |")
     return "\n".join([*lines, ""])
+
+
+def tried_sentence(report: dict[str, str]) -> str:
+    """What the guard reported a submission tried, as a sentence."""
+    fields = {key: report.get(key, "?") for key in ("detail", "event", "where")}
+    return said(Said("outcome.tampered", fields))
 
 
 def sentence_of(promise: str) -> str:

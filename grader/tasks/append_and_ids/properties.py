@@ -16,7 +16,7 @@ from grader.engine.properties import Property
 from grader.engine.steps import EventVar, LogVar
 from grader.values import Text
 
-STYLE = Style(singles=8, blocks=1, longest=300)
+STYLE = Style(singles=8, blocks=1, longest=150)
 #: Changing things in place is checked after every change: shorter programs, deeper data.
 SHORT = Style(singles=4, blocks=1, longest=40)
 
@@ -24,33 +24,39 @@ SHORT = Style(singles=4, blocks=1, longest=40)
 def build(
     plan: Plan, program: Program, probe_each: bool = True
 ) -> tuple[LogVar, list[LogVar], list[EventVar]]:
-    """Append the program; with ``probe_each``, probe each log when it is made and again
-    right after the next append to it (the probes at the end compare with these)."""
+    """Append the program; with ``probe_each``, probe each log right before the append to it
+    and again right after, so that a difference can only come from that append. (A probe is
+    an append too; the probes at the end, after appends to other logs, see branches.)"""
     log = plan.create()
-    if probe_each:
-        add_probes(plan, log)
     logs, events = [log], []
-    for segment in program.segments:
+    # After a probe, the program's own append is the log's second: a wrong id there means
+    # the probe changed the log. The first probe of a log is judged against the oracle: a
+    # wrong one means a wrong id, or (past the first log) that the probe of its parent after
+    # it was made, an append to an older log, changed it.
+    role = "old_log_unchanged" if probe_each else "event_ids"
+    for number, segment in enumerate(program.segments):
         previous = log
+        if probe_each:
+            add_probes(plan, previous, first_role="branches" if number else "event_ids")
         if isinstance(segment, Block):
-            log = plan.block(log, segment)
+            log = plan.block(log, segment, role)
         else:
-            log, event = plan.append(log, segment)
+            log, event = plan.append(log, segment, role=role)
             events.append(event)
         if probe_each:
             add_probes(plan, previous)
-            add_probes(plan, log)
         logs.append(log)
     return log, logs, events
 
 
 def appends(plan: Plan, program: Program) -> None:
-    """Ids and fields of every event; every log, and every event returned, unchanged after."""
+    """Ids and fields of every event; every log, and every event returned, unchanged by
+    the append made to it, and by every append made to another log since."""
     _, logs, events = build(plan, program)
     for old in logs:
-        add_probes(plan, old)
+        add_probes(plan, old, "branches")
     for event in events:
-        plan.view(event, "append.old_log_unchanged")
+        plan.view(event, "append.branches")
 
 
 def branches(plan: Plan, example: Branching) -> None:

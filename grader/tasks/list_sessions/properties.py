@@ -18,7 +18,7 @@ from grader.engine.plan import Plan
 from grader.engine.programs import PATTERNS, SPREAD, Block, Program, Style, programs, sweep
 from grader.engine.properties import Property
 
-STYLE = Style(singles=8, blocks=2, longest=300, sessions=6, patterns=(*PATTERNS, SPREAD))
+STYLE = Style(singles=8, blocks=2, longest=150, sessions=6, patterns=(*PATTERNS, SPREAD))
 SHORT = Style(singles=5, blocks=1, longest=40, sessions=4)
 CHANGED = "append.old_log_unchanged"
 #: Appended (and refused) between segments, each in a session of its own, refused for one of

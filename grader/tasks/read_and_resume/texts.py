@@ -1,4 +1,5 @@
 """Task 2's words: its name, get_events_for_session's promises, and a hint for each."""
+# ruff: noqa: RUF001 - the Chinese sentences use Chinese punctuation
 
 from __future__ import annotations
 
@@ -37,3 +38,20 @@ EN = {
         "nobody can change."
     ),
 }
+
+#: The Chinese: id -> (fingerprint of the English it translates, translation); see
+#: :func:`grader.i18n.fingerprint`. One entry a line, in the order of EN.
+# fmt: off
+ZH: dict[str, tuple[str, str]] = {
+    "task.read_and_resume.name": ("0797d83d", "读取会话与断线续传"),
+    "promise.read.session_only": ("1ca1903d", "只返回这个会话的事件，从旧到新排列，每个都和 append_event 当初返回的一样：别的会话的事件绝不能混进来（会话 id 精确比较：\"a\" 不等于 \"A\"、\"ab\"、\"a \"，也不等于用另一种 Unicode 形式写出的同样字母）。"),
+    "promise.read.after": ("42cfa52c", "恰好是 event_id 大于 after_event_id 的那些事件，不管 after_event_id 是多少（0、负数、别的会话的 id、比所有 id 都大）。"),
+    "promise.read.result_is_a_copy": ("17ac7b8e", "返回的序列归调用方所有（用元组最简单）：修改它，或者修改其中事件的 payload，都不会改动日志，返回空序列时也一样。"),
+    "hint.read.session_only.1": ("4b371e0e", "只保留 session_id 与查询的会话 id 相等（用 ==）的事件，顺序与追加顺序一致。"),
+    "hint.read.session_only.2": ("5ca25a8b", "会话 id 按原样比较：不要 lower()、strip()、startswith()，不要做 Unicode 规范化，也不要用会话 id 和别的东西拼出来的键。"),
+    "hint.read.after.1": ("0e445ba9", "比较事件 id，而不是位置：保留 event_id > after_event_id 的事件。"),
+    "hint.read.after.2": ("1414efe0", "任何 int 都是合法的 after_event_id：0、负数、别的会话的 id，或者超过末尾的 id。按 id 过滤，不要按位置或数量切片。"),
+    "hint.read.result_is_a_copy.1": ("7ca65ac0", "每次调用都返回一个新序列，不要返回日志内部保存的列表。"),
+    "hint.read.result_is_a_copy.2": ("7cc255c4", "每次都新建一个元组（空的也一样：对所有未知会话都返回同一个 []，就等于给了所有调用方一个谁都能改的列表），里面事件的 payload 谁都改不了。"),
+}
+# fmt: on

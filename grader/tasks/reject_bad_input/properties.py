@@ -25,8 +25,8 @@ from grader.tasks.reject_bad_input.bad_input import (
 from grader.values import Text
 
 TOOL_HEAVY = ("tool_call", "tool_result", "user_message", "tool_result", "assistant_message")
-STYLE = Style(kinds=TOOL_HEAVY, singles=8, blocks=2, longest=300)
-ODD = Style(singles=8, blocks=1, longest=300)
+STYLE = Style(kinds=TOOL_HEAVY, singles=8, blocks=2, longest=150)
+ODD = Style(singles=8, blocks=1, longest=150)
 NO_TRACE = "append.refusal_leaves_no_trace"
 
 
@@ -50,7 +50,7 @@ def refuse_all(plan: Plan, log: LogVar, rows: list[BadAppend], sessions: list[st
         plan.refuse(log, row.session_id, row.event_type, row.payload, row.reason)
         named = [row.session_id] if isinstance(row.session_id, str) and row.session_id else [""]
         for session in dict.fromkeys([*named, *sessions]):
-            plan.read_events(log, session, after=last, repeat=NO_TRACE)
+            plan.read_events(log, session, after=last, repeat=NO_TRACE, promise=NO_TRACE)
     for session in sessions:
         plan.read_events(log, session, repeat=NO_TRACE)
     _traces(plan, log, rows)
@@ -160,12 +160,17 @@ ODD_PROGRAMS: tuple[Program, ...] = (
     _odd(Append("a", "user_message", {"content": ""})),
     _odd(Append("a b", "user_message", {"content": "hi"})),
     _odd(Append(Text("a"), "user_message", {"content": "hi"})),
-    _odd(Append("é\x00\u202e", "user_message", {"content": "\x00\r\n\ud800"})),
+    _odd(Append("é\x00\u202e", "user_message", {"content": "hi"})),
+    _odd(Append("a", "user_message", {"content": "\x00\r\n\ud800"})),
     _odd(Append("a", "user_message", {"content": "x" * 70_000})),
     _odd(Append("a", "assistant_message", {"content": "hi", "call_id": "c1"}), _call("a", "c1")),
     _odd(Append("a", "user_message", {"content": "hi", "meta": {"k": [1, 2]}}, "proxy")),
-    _odd(_call("a", "call 1", "get weather", "not json")),
-    _odd(_call("a", "呼叫", "工具", "")),
+    _odd(_call("a", "call 1")),
+    _odd(_call("a", "c1", "get weather")),
+    _odd(_call("a", "c1", "search", "not json")),
+    _odd(_call("a", "呼叫")),
+    _odd(_call("a", "c1", "工具")),
+    _odd(_call("a", "c1", "search", "")),
     tagged(
         Program(("a",), (_call("a", "c1"), _call("a", "C1"), _call("a", "c1 "), _result("a", "C1")))
     ),
@@ -246,15 +251,23 @@ LONG_SESSION = tagged(Program(("a",), (Block("filler", 1005, ("a",), "loop"), _c
                                       _result("a", "c"))))  # fmt: skip
 
 
-def acceptance_table(plan: Plan, _: object) -> None:
-    """Every odd program, one by one; then every alphabet at once; then every join."""
-    for program in (*ODD_PROGRAMS, SUBCLASSES, LONG_SESSION, sweep(), *_joins()):
-        _build(plan, program)
+def acceptance_table(plan: Plan, program: Program) -> None:
+    """One odd program of the table (each is an example of its own)."""
+    _build(plan, program)
+
+
+#: The acceptance table: every odd program, then every alphabet at once, then every join.
+ACCEPTANCE_TABLE = (*ODD_PROGRAMS, SUBCLASSES, LONG_SESSION, sweep(), *_joins())
 
 
 PROPERTIES = (
     Property(
-        "acceptance_table", st.nothing(), acceptance_table, 0, (None,), ("append.accepts_valid",)
+        "acceptance_table",
+        st.nothing(),
+        acceptance_table,
+        0,
+        ACCEPTANCE_TABLE,
+        ("append.accepts_valid",),
     ),
     Property("acceptance", programs(ODD, least=1), acceptance, 12, (), ("append.accepts_valid",)),
     Property(
