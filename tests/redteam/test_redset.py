@@ -1,13 +1,14 @@
 """An independent set of correct and subtly wrong implementations, graded as a class.
 
-The set (``REDSET``, default ``/work/redset``: ``correct/`` and ``wrong/``) was written by
+The set (the folder ``REDSET`` names: ``correct/`` and ``wrong/``) was written by
 someone who never saw the grader's properties. It is graded by the batch under bubblewrap
 and with uid isolation, and its correct files through the Gradescope zip with bubblewrap
 unavailable: every correct file must get 100 and every file a row. How many wrong files
 lose points is the grader's quality, not the red team's: the counts are written to
 ``REDSET_REPORT`` (when set) as JSON, and never asserted.
 
-Where the set is absent (a learner's copy, CI), these tests are skipped.
+Without ``REDSET`` (a learner's copy, CI), these tests are skipped: three batches of a class
+of 120 take most of an hour.
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ from tests.redteam.gradescope import run_autograder
 # A batch takes minutes (more on a busy machine): past the suite's 300 s per test.
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(3600)]
 
-REDSET = Path(os.environ.get("REDSET", "/work/redset"))
+REDSET = Path(os.environ.get("REDSET", "/nonexistent-redset"))
 MODES = {"bwrap": ("--isolation", "bwrap"), "uid": ("--isolation", "uid")}
 
 
