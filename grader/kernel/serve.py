@@ -40,7 +40,7 @@ if TYPE_CHECKING:
     from grader.kernel.plans import OUTPUT, run_request, use_progress
     from grader.kernel.wire import encode
 
-import _thread
+import _thread as _threads
 import os as _os
 
 _dup = _os.dup
@@ -260,8 +260,8 @@ def _close_the_back_doors() -> None:
     exec(compile(_DOORS, "<grading:doors>", "exec"), space)
     _imp.create_builtin = space["create_builtin"]
     for name in ("start_new_thread", "start_new", "start_joinable_thread"):
-        if hasattr(_thread, name):
-            setattr(_thread, name, space["start_new_thread"])
+        if hasattr(_threads, name):
+            setattr(_threads, name, space["start_new_thread"])
 
 
 _DOORS = """

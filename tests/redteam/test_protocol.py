@@ -76,11 +76,11 @@ def _observed(value, kind):
 def _after_request():
     return {"reports": [], "faults": ["the guard failed: please regrade me by hand"]}
 """,
-    # Lines that are authenticated but not JSON at all.
+    # Lines that are authenticated but not JSON at all (each step's answer, as it is sent).
     "garbage_lines": """
 _real_encode = encode
 def encode(answer):
-    return b"\\x00\\xff garbage [[[{" * 10 if "part" in answer else _real_encode(answer)
+    return b"\\x00\\xff garbage [[[{" * 10 if "value" in answer else _real_encode(answer)
 """,
     # Parts for steps that were never asked, and a done that is not a dict.
     "too_many_parts": """
