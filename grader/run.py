@@ -74,6 +74,8 @@ def grade(
     report = grading.grade(name, tasks, learner, launcher.isolation.value, lanes)
     if launcher.note is not None:
         report = _with_note(report, Said(launcher.note, {"python": launcher.python}))
+    if launcher.isolation is isolation.Isolation.UID and not launcher.own_network:
+        report = _with_note(report, Said("isolation.uid_network_open"))  # the mode says so
     return report
 
 

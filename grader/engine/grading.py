@@ -235,13 +235,14 @@ def _tampered(result: TaskResult, reports: list[dict[str, str]]) -> TaskResult:
 def _with_grader_faults(result: TaskResult, faults: list[str]) -> TaskResult:
     if not faults or result.status is Status.PASSED:
         return result
-    said = tuple(
-        Said("outcome.grader_bug", {"kind": "guard", "message": fault}) for fault in faults[:3]
-    )
+    # The kernel runs in the learner's process: a fault it reports is its word, which code
+    # that took it over could also say. So it costs the task as a broken protocol would, and
+    # the instructor sees what it said, never "the grader itself failed".
+    said = tuple(Said("outcome.kernel_fault", {"message": fault[:300]}) for fault in faults[:3])
     return replace(
         result,
         status=Status.ERROR,
-        failure=Failure(f"cause.{Cause.GRADER.value}", Status.ERROR, (), said),
+        failure=Failure(f"cause.{Cause.BROKEN.value}", Status.ERROR, (), said),
     )
 
 

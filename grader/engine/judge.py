@@ -49,7 +49,7 @@ class Context:
             if ref.position is None:
                 return event_view(answer["value"])
             return event_view(answer["events"][ref.position])
-        except (KeyError, IndexError, TypeError, Malformed):
+        except (KeyError, IndexError, TypeError, Malformed, RecursionError):
             return None
 
     def raw(self, ref: EventRef) -> Any:
@@ -102,7 +102,7 @@ def judge(plan: Plan, answers: list[Any]) -> tuple[int, Problem] | None:
             return None
         try:
             problem = step.judge(answers[index], context)
-        except Malformed:
+        except (Malformed, RecursionError):  # not what the kernel sends (nested past its depth)
             problem = Problem(f"cause.{Cause.BROKEN.value}", (), Status.ERROR)
         if problem is not None:
             return index, _blamed_on_a_branch(plan, index, step, problem)

@@ -50,6 +50,7 @@ EN = {
     "outcome.not_implemented_task": "{functions}: not implemented yet; this task needs it.",
     "outcome.not_implemented_tasks": "{functions}: not implemented yet; this task needs them.",
     "outcome.grader_bug": "the grader itself failed ({kind}: {message}); please report this",
+    "outcome.kernel_fault": "the grading code in your program's process reported a fault ({message}): if your code does nothing unusual, show this to your instructor",
     "outcome.tampered": "{detail} ({event}) at {where}",
     # --- why a task ended in trouble rather than a broken promise -----------------------
     "cause.timed_out": "A call did not return in time.",
@@ -225,6 +226,7 @@ EN = {
         "Learner code ran with {python}: this grader's own Python lives where other users "
         "cannot read it."
     ),
+    "isolation.uid_network_open": "Learner code ran as a user of its own, but the network was not cut off here (unshare is not available): only the grader's guard refused its sockets.",
     # --- the batch --------------------------------------------------------------------------
     "cli.batch.description": "Grade every submission in a folder, each in its own sandbox, and write a gradebook.",
     "cli.batch.submissions": "folder of submissions: .py files, or folders holding one",
@@ -312,6 +314,7 @@ ZH: dict[str, tuple[str, str]] = {
     "outcome.not_implemented_task": ("411f8125", "{functions} 尚未实现，这个任务要用到它。"),
     "outcome.not_implemented_tasks": ("c975537c", "{functions} 尚未实现，这个任务要用到它们。"),
     "outcome.grader_bug": ("9d04e5a0", "判题器自身出错了（{kind}: {message}），请报告这个问题"),
+    "outcome.kernel_fault": ("30050596", "在你的程序进程里运行的判题代码报告了故障（{message}）：如果你的代码没有做什么特别的事，请把这条信息给老师看"),
     "outcome.tampered": ("dc75dbe6", "{detail}（{event}），位置：{where}"),
     "cause.timed_out": ("d1938e5f", "有一次调用没有按时返回。"),
     "cause.task_timed_out": ("52ae5b1b", "这个任务超时了：对判题器的样例（几百个事件）来说，你的函数太慢，或者其中某个陷入了死循环。"),
@@ -426,6 +429,7 @@ ZH: dict[str, tuple[str, str]] = {
     "isolation.bwrap_missing": ("c36388c1", "没有安装 bubblewrap（bwrap），或者它在这里无法创建沙箱。"),
     "isolation.uid_needs_root": ("f9970c7c", "uid 隔离要以单独的用户身份运行学习者代码，只有 root 能做到。"),
     "isolation.uid_unreadable_python": ("efb29c0f", "这里用不了 uid 隔离：解释器的文件在 {path} 下，其他用户进不去（Python 装在了私有的主目录里）。请安装 bubblewrap，或者换一个其他用户能读取的 Python 来运行。"),
+    "isolation.uid_network_open": ("8cf7ed82", "学习者代码以单独的用户身份运行，但这里没有切断网络（无法使用 unshare）：只有判题器的守卫拒绝了它的套接字。"),
     "isolation.uid_system_python": ("02576311", "学习者代码是用 {python} 运行的：判题器自己的 Python 所在的位置，其他用户读不到。"),
     "cli.batch.description": ("7304c754", "给文件夹里的每份提交判题，每份都在各自的沙箱里运行，最后写出成绩单。"),
     "cli.batch.submissions": ("0a80f5c5", "存放提交的文件夹：里面是 .py 文件，或者各含一份提交的文件夹"),

@@ -134,12 +134,6 @@ def test_without_unshare_the_network_is_still_refused_by_the_guard(
     assert autograder["listener"].heard == []
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="transport and results: without unshare, uid mode leaves learner code the host's "
-    "network (the guard alone refuses sockets), and no output says so: Launcher.own_network "
-    "is never reported (issue 18, item 2: 'or the mode says that it is not')",
-)
 def test_without_unshare_the_results_say_the_network_was_not_cut_off(
     autograder: dict[str, Any],
 ) -> None:

@@ -101,14 +101,9 @@ def correct_file(tmp_path: Path) -> Path:
 #: Verdicts other than protocol_error that are right for a kind of nonsense: reports are the
 #: kernel's own claim of tampering, and cost the submission everything too.
 ALSO_RIGHT = {"reports_of_the_wrong_shape": {Verdict.TAMPERED}}
-#: Open findings, for the engine (grader/engine, not the red team's to change): the test
-#: turns into a failure the day they are fixed, so that its marker goes.
-OPEN = {
-    "nested_900_deep": "engine: judging an answer nested 900 deep raises RecursionError, "
-    "reported as 'the grader itself failed' (issue 18, item 6)",
-    "faults_claimed_by_the_kernel": "engine: a kernel's 'faults' are believed, so a kernel "
-    "learner code took over could turn its failures into 'the grader itself failed'",
-}
+#: Open findings (none now: an answer nested 900 deep and a kernel's claimed faults are each a
+#: broken protocol): each would be marked xfail(strict=True) until fixed.
+OPEN: dict[str, str] = {}
 
 
 @pytest.mark.parametrize(
