@@ -1,8 +1,17 @@
-"""The SQLite side of the kit: a durable event store, its HTTP agent service, and a demo.
+"""The durable side of the kit: an event store with two backends, its HTTP agent service,
+the live page, and a demo.
 
-The store (:class:`SqliteEventStore`) is the adapter: the shared rules and replay of
-:mod:`eventlog`, kept in a SQLite file with projections, idempotency keys and WAL. Its errors
-are :mod:`eventlog`'s, re-exported here so that a caller needs one import.
+==================  ===========================================================
+``store/``          the store contract (:class:`EventStore`) and its backends:
+                    SQLite, the chapter's (``store/sqlite/``), and PostgreSQL
+                    (``store/postgres/``); :func:`open_store` picks one
+``service/``        the agent loop and the HTTP API, over the contract
+``live/``           the live page and the event stream it reads
+``cli``, ``server``, ``demo``, ``crash_loop``
+                    the entry points: ``python -m sqlite_demo [demo|serve|backup]``
+==================  ===========================================================
+
+The errors are :mod:`eventlog`'s, re-exported here so that a caller needs one import.
 """
 
 from __future__ import annotations
@@ -18,11 +27,19 @@ from eventlog import (
     UnknownSessionError,
     VersionConflictError,
 )
-from sqlite_demo.backup import backup_database
-from sqlite_demo.store import MessageRow, Session, SqliteEventStore, ToolCallRow
+from sqlite_demo.store import (
+    EventStore,
+    MessageRow,
+    Session,
+    SqliteEventStore,
+    ToolCallRow,
+    open_store,
+)
+from sqlite_demo.store.sqlite.backup import backup_database
 
 __all__ = [
     "ConstraintViolationError",
+    "EventStore",
     "IdempotencyConflictError",
     "MessageRow",
     "ProjectionOutOfStepError",
@@ -36,4 +53,5 @@ __all__ = [
     "UnknownSessionError",
     "VersionConflictError",
     "backup_database",
+    "open_store",
 ]

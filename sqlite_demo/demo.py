@@ -25,7 +25,6 @@ from typing import Any
 
 from rich.console import Console
 
-from sqlite_demo.client import AgentClient
 from sqlite_demo.demo_output import (
     Checklist,
     event_table,
@@ -34,6 +33,7 @@ from sqlite_demo.demo_output import (
     replay_lines,
 )
 from sqlite_demo.server import ServerProcess
+from sqlite_demo.service.client import AgentClient
 
 GREETING_REPLY = "你好！我是订单客服助手，可以帮你查询订单数量。"  # noqa: RUF001
 ORDER_COUNT_REPLY = "你当前有 42 个订单。"

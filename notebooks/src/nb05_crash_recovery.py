@@ -63,7 +63,7 @@ CELLS = [
     import tempfile
     from pathlib import Path
 
-    from sqlite_demo.client import AgentClient
+    from sqlite_demo.service.client import AgentClient
     from sqlite_demo.server import ServerProcess
 
     workdir = tempfile.TemporaryDirectory()

@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from sqlite_demo.event_stream import StreamSettings
+from sqlite_demo.live.event_stream import StreamSettings
 from sqlite_demo.server import ServerProcess
 from tests.live.browser import TIMEOUT_MS
 from tests.live.conftest import StartInThread, client_of, new_session, say, stream_path

@@ -20,8 +20,8 @@ from typing import Any
 import pytest
 
 from sqlite_demo import SqliteEventStore, StoredEvent, VersionConflictError
-from sqlite_demo.agent import Agent, SessionBusyError, SessionView, TurnResult
-from sqlite_demo.model import ModelStep, scripted_model
+from sqlite_demo.service.agent import Agent, SessionBusyError, SessionView, TurnResult
+from sqlite_demo.service.model import ModelStep, scripted_model
 from tests.service.helpers import conversation_problems
 
 GREETING = "你好！我是订单客服助手，可以帮你查询订单数量。"

@@ -11,9 +11,9 @@ import httpx
 import pytest
 from fastapi.testclient import TestClient
 
-from sqlite_demo.client import AgentClient, ApiError
-from sqlite_demo.connection import open_connection
 from sqlite_demo.server import ServerProcess
+from sqlite_demo.service.client import AgentClient, ApiError
+from sqlite_demo.store.sqlite.connection import open_connection
 from tests.service.helpers import query
 
 GREETING = "你好！我是订单客服助手，可以帮你查询订单数量。"

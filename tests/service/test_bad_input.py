@@ -15,9 +15,9 @@ from typing import Any
 import httpx
 import pytest
 
-from sqlite_demo.api_schema import MAX_CONTENT_CHARS
-from sqlite_demo.body_guard import MAX_BODY_BYTES
 from sqlite_demo.server import ServerProcess
+from sqlite_demo.service.api_schema import MAX_CONTENT_CHARS
+from sqlite_demo.service.body_guard import MAX_BODY_BYTES
 from tests.service.helpers import dump_database
 
 

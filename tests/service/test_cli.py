@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from sqlite_demo.client import AgentClient
 from sqlite_demo.server import ServerProcess
+from sqlite_demo.service.client import AgentClient
 from tests.service.helpers import query
 
 PHASES = 5

@@ -33,8 +33,8 @@ import httpx
 import pytest
 
 from sqlite_demo import SqliteEventStore, backup_database
-from sqlite_demo.client import AgentClient, ApiError
 from sqlite_demo.server import ServerProcess
+from sqlite_demo.service.client import AgentClient, ApiError
 from tests.service.helpers import conversation_problems, query
 
 pytestmark = pytest.mark.slow

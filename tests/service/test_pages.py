@@ -12,11 +12,11 @@ from pathlib import Path
 import pytest
 from fastapi.testclient import TestClient
 
-from sqlite_demo.app import create_app
-from sqlite_demo.client import AgentClient
-from sqlite_demo.pages import MAX_PAGE
 from sqlite_demo.server import ServerProcess
-from sqlite_demo.store import SqliteEventStore
+from sqlite_demo.service.app import create_app
+from sqlite_demo.service.client import AgentClient
+from sqlite_demo.service.pages import MAX_PAGE
+from sqlite_demo.store.sqlite.store import SqliteEventStore
 
 
 def _chat(db_path: Path, turns: int) -> str:

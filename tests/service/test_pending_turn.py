@@ -15,9 +15,9 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from sqlite_demo.app import create_app
-from sqlite_demo.model import ModelStep, scripted_model
-from sqlite_demo.store import SqliteEventStore
+from sqlite_demo.service.app import create_app
+from sqlite_demo.service.model import ModelStep, scripted_model
+from sqlite_demo.store.sqlite.store import SqliteEventStore
 from tests.service.helpers import conversation_problems
 
 QUESTION = "帮我查一下订单数量"

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from sqlite_demo import SqliteEventStore, StoreError
-from sqlite_demo.connection import open_connection
+from sqlite_demo.store.sqlite.connection import open_connection
 
 EXPECTED = {"journal_mode": "wal", "synchronous": 1, "foreign_keys": 1, "busy_timeout": 5000}
 

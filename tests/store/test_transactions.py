@@ -11,8 +11,8 @@ from sqlite_demo import (
     ProjectionOutOfStepError,
     SqliteEventStore,
     StoredEvent,
-    projections,
 )
+from sqlite_demo.store.sqlite import projections
 
 
 @pytest.fixture

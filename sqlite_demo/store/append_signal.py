@@ -9,9 +9,9 @@ an event by one poll interval at most, and can never lose or double one.
 * :class:`LocalAppendSignal` is fed by :class:`~sqlite_demo.store.SqliteEventStore`'s own
   appends, in this process: a turn the server takes wakes its streams at once. An append by
   another process on the same file rings no bell here; the timeout (the poll interval) is
-  what finds it.
-* A store with a notification channel of its own (PostgreSQL's LISTEN/NOTIFY) would offer
-  its own implementation, waking streams for every process's appends.
+  what finds it (:attr:`AppendSignal.hears_every_process` is False).
+* :class:`~sqlite_demo.store.postgres.notify.NotifiedAppendSignal` is fed by PostgreSQL's
+  LISTEN/NOTIFY: every server's appends, delivered at COMMIT, so its streams need no poll.
 
 Subscribe before reading: an append after the subscription was made is never missed, since
 :attr:`Subscription.count` moves and :meth:`Subscription.wait_past` returns at once.
@@ -46,6 +46,12 @@ class AppendSignal(Protocol):
     """What a store offers its streams: a subscription to a session's appends."""
 
     @property
+    def hears_every_process(self) -> bool:
+        """Whether appends made by other processes are announced too; if not, a stream
+        must also read now and then to find them (it polls)."""
+        ...
+
+    @property
     def version(self) -> int:
         """A number that grows with each append announced, to any session: a read begun
         once it reached ``v`` holds every event announced up to ``v``."""
@@ -69,6 +75,11 @@ class LocalAppendSignal:
         self._version = 0
 
     @property
+    def hears_every_process(self) -> bool:
+        """False: only this process's appends are announced."""
+        return False
+
+    @property
     def version(self) -> int:
         """How many appends were announced so far."""
         return self._version
@@ -87,6 +98,18 @@ class LocalAppendSignal:
             if session_id not in self._listeners:  # the common case: nobody follows it
                 return
             listeners = list(self._listeners[session_id])
+        for subscription in listeners:
+            subscription.hear()
+
+    def wake_everyone(self) -> None:
+        """Wake every subscriber as if its session had been appended to: each reads again.
+
+        For a feed that may have missed announcements (a notification channel that was
+        down for a while): reading again finds whatever was appended meanwhile.
+        """
+        with self._lock:
+            self._version += 1
+            listeners = [s for subscriptions in self._listeners.values() for s in subscriptions]
         for subscription in listeners:
             subscription.hear()
 

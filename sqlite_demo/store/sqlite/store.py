@@ -14,16 +14,13 @@ queues the writers.
 
 from __future__ import annotations
 
-import json
 import os
-import secrets
 import sqlite3
 import threading
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
-from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Final, NamedTuple, Self
+from typing import TYPE_CHECKING, Any, Final, Self
 
 from eventlog import (
     SessionExistsError,
@@ -33,24 +30,30 @@ from eventlog import (
     UnknownSessionError,
     check_session_id,
     check_text,
-    replay_events,
     validate_append,
 )
-from sqlite_demo import projections
-from sqlite_demo.append_signal import AppendSignal, LocalAppendSignal
-from sqlite_demo.connection import (
+from sqlite_demo.store.append_signal import AppendSignal, LocalAppendSignal
+from sqlite_demo.store.records import (
+    MessageRow,
+    Session,
+    ToolCallRow,
+    new_session_id,
+    now_ms,
+    replay_rows,
+)
+from sqlite_demo.store.sqlite import projections
+from sqlite_demo.store.sqlite.connection import (
     Synchronous,
     apply_schema,
     check_writable,
     open_connection,
     write_transaction,
 )
-from sqlite_demo.faults import translate_sqlite_errors
-from sqlite_demo.projections import MessageRow, ToolCallRow
-from sqlite_demo.writes import EVENT_COLUMNS, append_in_transaction, event_from_row, now_ms
+from sqlite_demo.store.sqlite.faults import translate_sqlite_errors
+from sqlite_demo.store.sqlite.writes import EVENT_COLUMNS, append_in_transaction, event_from_row
 
 if TYPE_CHECKING:
-    from eventlog.ports import EventStore
+    from sqlite_demo.store.contract import EventStore
 
 #: The pragmas :meth:`SqliteEventStore.pragmas` reports.
 _PRAGMAS = ("journal_mode", "synchronous", "foreign_keys", "busy_timeout", "wal_autocheckpoint")
@@ -58,15 +61,6 @@ _PRAGMAS = ("journal_mode", "synchronous", "foreign_keys", "busy_timeout", "wal_
 MAX_SQLITE_INTEGER: Final = 2**63 - 1
 
 __all__ = ["MessageRow", "Session", "SqliteEventStore", "StoredEvent", "ToolCallRow"]
-
-
-@dataclass(frozen=True, slots=True)
-class Session:
-    """A conversation: its id, a human title, and when it was created (unix ms)."""
-
-    id: str
-    title: str
-    created_at: int
 
 
 class SqliteEventStore:
@@ -116,8 +110,9 @@ class SqliteEventStore:
 
     @property
     def append_signal(self) -> AppendSignal:
-        """Subscriptions that wake when this store appends to a session (in this process only:
-        another process's appends are found by reading; see :mod:`sqlite_demo.append_signal`)."""
+        """Subscriptions that wake when this store appends to a session (in this process
+        only: another process's appends are found by reading; see
+        :mod:`sqlite_demo.store.append_signal`)."""
         return self._appends
 
     def close(self) -> None:
@@ -170,7 +165,7 @@ class SqliteEventStore:
         """
         check_text(title, "title", StoreError, non_empty=False)
         if session_id is None:
-            session_id = "sess_" + secrets.token_hex(16)
+            session_id = new_session_id()
         session = Session(check_session_id(session_id), title, now_ms())
         with self._sql() as connection, write_transaction(connection):
             try:
@@ -293,8 +288,7 @@ class SqliteEventStore:
                 "SELECT type, payload FROM events WHERE session_id = ? ORDER BY event_id",
                 (session_id,),
             ).fetchall()
-        payloads = json.loads("[" + ",".join(payload for _, payload in rows) + "]")
-        return replay_events(map(_Fact, (event_type for event_type, _ in rows), payloads))
+        return replay_rows(rows)
 
     # -- projections ----------------------------------------------------------------------
 
@@ -350,17 +344,10 @@ class SqliteEventStore:
         return self._connection
 
 
-class _Fact(NamedTuple):
-    """Just what the fold reads of an event: its type and its decoded payload."""
-
-    type: str
-    payload: dict[str, Any]
-
-
 if TYPE_CHECKING:
 
     def _honours_the_port(store: SqliteEventStore) -> EventStore:
-        # mypy checks this assignment: the store must satisfy eventlog.ports.EventStore.
+        # mypy checks this assignment: the store must honour the store contract.
         return store
 
 

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import json
 import sqlite3
-import time
 
 from eventlog import (
     IdempotencyConflictError,
@@ -24,7 +23,8 @@ from eventlog import (
     call_state_in,
     check_call_id,
 )
-from sqlite_demo import projections
+from sqlite_demo.store.records import now_ms
+from sqlite_demo.store.sqlite import projections
 
 #: The columns every query that builds a :class:`StoredEvent` reads, in constructor order.
 EVENT_COLUMNS = "event_id, session_id, type, payload, created_at"
@@ -62,11 +62,6 @@ def append_in_transaction(
     # Called through the module so that a test can make this step fail and watch the rollback.
     projections.write_projection(connection, event)
     return event
-
-
-def now_ms() -> int:
-    """Return the current time as unix milliseconds, the unit of every ``created_at``."""
-    return time.time_ns() // 1_000_000
 
 
 def event_from_row(row: tuple[int, str, str, str, int]) -> StoredEvent:

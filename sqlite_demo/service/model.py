@@ -2,7 +2,7 @@
 
 The model is a pure function from the conversation so far (OpenAI Chat Completions
 messages, as :func:`eventlog.replay_events` builds them) to the next step: either a tool
-call or a final reply. The agent loop in :mod:`sqlite_demo.agent` is therefore the real
+call or a final reply. The agent loop in :mod:`sqlite_demo.service.agent` is therefore the real
 loop; only the brain is scripted, so the demo and the tests never need a network or a key.
 
 The script knows four intents, answering in Chinese when the user wrote Chinese:

@@ -5,7 +5,7 @@ GET      /                                     the page (plain HTML, CSS and Jav
 GET      /static/{name}                        its stylesheet and script, nothing else
 GET      /sessions/{id}/tool_calls             the ``tool_calls`` projection rows, paged
 GET      /sessions/{id}/events/stream          the session's events as Server-Sent Events
-                                               (see :mod:`sqlite_demo.live_stream`)
+                                               (see :mod:`sqlite_demo.live.stream_route`)
 =======  ====================================  ==========================================
 
 The page needs nothing but this server: no build step, no library, no font or script from
@@ -15,7 +15,8 @@ which then refuses anything from elsewhere, so a stray external link would fail 
 What the page shows is derived from the log, as the chapter teaches: the chat panel is drawn
 from the stream's ``user_message`` and ``assistant_message`` events, not from the replies
 the POSTs return, so what you see after a reconnect is exactly what the log holds. Like
-every route but ``/health``, the page and its files need the token (:mod:`sqlite_demo.access`).
+every route but ``/health``, the page and its files need the token
+(:mod:`sqlite_demo.service.access`).
 """
 
 from __future__ import annotations
@@ -28,16 +29,16 @@ from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel
 
-from sqlite_demo.http_errors import ApiError, documented
-from sqlite_demo.live_stream import add_stream_route
-from sqlite_demo.pages import (
+from sqlite_demo.live.stream_route import add_stream_route
+from sqlite_demo.service.http_errors import ApiError, documented
+from sqlite_demo.service.pages import (
     MAX_PAGE,
     NEXT_PAGE_RESPONSE,
     AfterEventId,
     PageLimit,
     name_next_page,
 )
-from sqlite_demo.store import SqliteEventStore
+from sqlite_demo.store.contract import EventStore
 
 #: The only files ``/static/`` serves, and their types: a lookup, never a path built from
 #: the request, so ``../`` and its encodings have nothing to reach.
@@ -98,7 +99,7 @@ def _add_page_routes(router: APIRouter) -> None:
 
 
 def _static_response(name: str, media_type: str) -> Response:
-    text = resources.files("sqlite_demo").joinpath("static", name).read_text(encoding="utf-8")
+    text = resources.files("sqlite_demo.live").joinpath("static", name).read_text(encoding="utf-8")
     return Response(text, media_type=media_type, headers=_PAGE_HEADERS)
 
 
@@ -112,7 +113,7 @@ def _add_tool_calls_route(router: APIRouter) -> None:
     def get_tool_calls(
         session_id: str, request: Request, after: AfterEventId = 0, limit: PageLimit = MAX_PAGE
     ) -> Response:
-        store: SqliteEventStore = request.app.state.store
+        store: EventStore = request.app.state.store
         store.get_session(session_id)  # raises UnknownSessionError: the app's 404
         rows = store.get_tool_calls(session_id, after_event_id=after, limit=limit + 1)
         response = JSONResponse([asdict(row) for row in rows[:limit]])

@@ -10,33 +10,9 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Iterable
-from dataclasses import dataclass
-from typing import Final
 
 from eventlog import ProjectionOutOfStepError, StoredEvent
-
-#: The ``messages.role`` of each event type that the messages projection keeps.
-MESSAGE_ROLES: Final = {"user_message": "user", "assistant_message": "assistant"}
-
-
-@dataclass(frozen=True, slots=True)
-class MessageRow:
-    """A row of the ``messages`` projection: a user or assistant message, by its event id."""
-
-    event_id: int
-    role: str
-    content: str
-
-
-@dataclass(frozen=True, slots=True)
-class ToolCallRow:
-    """A row of the ``tool_calls`` projection; ``result`` is None until the tool answered."""
-
-    event_id: int
-    call_id: str
-    name: str
-    arguments: str
-    result: str | None
+from sqlite_demo.store.records import MESSAGE_ROLES, MessageRow, ToolCallRow
 
 
 def write_projection(connection: sqlite3.Connection, event: StoredEvent) -> None:

@@ -12,7 +12,7 @@ from typing import Annotated, Any, Final, Literal
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 
 from eventlog import InvalidPayloadError, check_text
-from sqlite_demo.store import MAX_SQLITE_INTEGER, Session
+from sqlite_demo.store.sqlite.store import MAX_SQLITE_INTEGER, Session
 
 #: The largest message content, in characters (Unicode code points, as JSON Schema counts).
 MAX_CONTENT_CHARS: Final = 64 * 1024

@@ -17,7 +17,7 @@ from urllib.parse import quote
 from fastapi import Query, Request
 from fastapi.responses import Response
 
-from sqlite_demo.api_schema import MAX_EVENT_ID
+from sqlite_demo.service.api_schema import MAX_EVENT_ID
 
 #: The most rows one read returns.
 MAX_PAGE: Final = 1000

@@ -15,7 +15,7 @@ from contextlib import closing
 from pathlib import Path
 
 from eventlog import StoreError
-from sqlite_demo.faults import translate_sqlite_errors
+from sqlite_demo.store.sqlite.faults import translate_sqlite_errors
 
 
 def backup_database(

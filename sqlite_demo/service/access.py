@@ -31,7 +31,7 @@ from typing import Any, Final
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from sqlite_demo.http_errors import error_body
+from sqlite_demo.service.http_errors import error_body
 
 #: What a token may hold: it travels in a URL, a header and a cookie without any escaping.
 TOKEN_PATTERN: Final = r"[A-Za-z0-9._~-]{1,256}"

@@ -13,19 +13,21 @@ Why this is correct:
 
 * **It sees every writer.** The read goes to the database file, so an event committed by
   ANOTHER server process on the same file arrives exactly like one written by this process.
-  The append signal (:mod:`sqlite_demo.append_signal`) only says *when* to read, so an event
+  The append signal (:mod:`sqlite_demo.store.append_signal`) only says *when* to read, so an event
   of this process comes at once, and one of another process within one poll interval.
 * **Catch-up and live are one query.** There is no "read the backlog, then subscribe" gap
   for an event to fall into: the subscription is made before the first read, and an event
   committed just after any read has an id above ``last`` and is in the next one. Nothing is
   sent twice either, because ``last`` only moves forward past events that were sent.
 * **Ids become visible in order.** This is the assumption everything rests on: an event with
-  a smaller id can never be committed after one with a larger id was seen. SQLite guarantees
-  it: one writer at a time (``BEGIN IMMEDIATE``), and the id is taken inside the writing
-  transaction, so commits happen in id order. (A database with concurrent writers, where a
-  sequence hands out ids before commit, would need a different cursor.)
+  a smaller id can never be committed after one with a larger id was seen. The store
+  contract promises it (:mod:`sqlite_demo.store.contract`), and both backends keep it the
+  same way: the id is taken inside the writing transaction, and appends take turns (SQLite's
+  ``BEGIN IMMEDIATE``, a row lock on PostgreSQL), so commits happen in id order. (A
+  sequence that hands out ids to concurrent writers before they commit would break it:
+  ``tests/store/postgres/test_reader_never_skips.py`` keeps that naive design to show how.)
 
-**Many readers of one session** share each page read (:mod:`sqlite_demo.shared_reads`),
+**Many readers of one session** share each page read (:mod:`sqlite_demo.live.shared_reads`),
 and poll on the same ticks, so a write read by 200 streams is read once.
 
 **What a long session costs.** A page is read and encoded to bytes in a worker thread (a
@@ -46,10 +48,10 @@ from typing import Final, Protocol
 
 import anyio
 
-from sqlite_demo import StoredEvent
-from sqlite_demo.append_signal import AppendSignal, Subscription
-from sqlite_demo.shared_reads import SharedReads
-from sqlite_demo.sse import comment_frame, json_event_frame, named_frame, retry_frame
+from eventlog import StoredEvent
+from sqlite_demo.live.shared_reads import SharedReads
+from sqlite_demo.live.sse import comment_frame, json_event_frame, named_frame, retry_frame
+from sqlite_demo.store.append_signal import AppendSignal, Subscription
 
 #: How many event streams one server keeps open at once, unless told otherwise.
 DEFAULT_MAX_STREAMS: Final = 64
@@ -58,7 +60,7 @@ EventToJsonText = Callable[[StoredEvent], str]
 
 
 class EventReader(Protocol):
-    """The one store method a stream needs: ``SqliteEventStore``'s public read by id."""
+    """The one store method a stream needs: the store contract's read by id."""
 
     def get_events_for_session(
         self, session_id: str, after_event_id: int = 0, limit: int | None = None
@@ -243,7 +245,7 @@ async def _read_in_thread(source: StreamSource, session_id: str, after: int, lim
 
 
 def _read_page(source: StreamSource, session_id: str, after: int, limit: int) -> _Page:
-    # In a worker thread: the read blocks (SQLite, and the store's lock), and encoding a
+    # In a worker thread: the read blocks (on the database), and encoding a
     # page of events is work the event loop must not wait on.
     events = source.reader.get_events_for_session(session_id, after, limit)
     frames = "".join(json_event_frame(e.event_id, source.to_text(e)) for e in events)

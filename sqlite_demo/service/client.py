@@ -7,7 +7,7 @@ from typing import Any
 
 import httpx
 
-from sqlite_demo.http_errors import ApiError
+from sqlite_demo.service.http_errors import ApiError
 
 JsonObject = dict[str, Any]
 

@@ -14,7 +14,11 @@ from pathlib import Path
 from typing import Final, Literal
 
 from eventlog import StorageError, StoreError
-from sqlite_demo.faults import translate_sqlite_errors, translated, with_its_likely_cause
+from sqlite_demo.store.sqlite.faults import (
+    translate_sqlite_errors,
+    translated,
+    with_its_likely_cause,
+)
 
 Synchronous = Literal["NORMAL", "FULL"]
 
@@ -114,7 +118,9 @@ def apply_schema(connection: sqlite3.Connection) -> None:
         if version == SCHEMA_VERSION:
             return
         _refuse_an_older_schema(connection, version)
-        schema = resources.files("sqlite_demo").joinpath("schema.sql").read_text("utf-8")
+        schema = (
+            resources.files("sqlite_demo.store.sqlite").joinpath("schema.sql").read_text("utf-8")
+        )
         script = f"{schema}\nPRAGMA user_version = {SCHEMA_VERSION};"
         # executescript() runs statements as written, so the transaction goes in the script:
         # all or nothing, and IMMEDIATE so two processes creating one file take turns.
@@ -151,7 +157,7 @@ class write_transaction:  # lower case: used like a function, with write_transac
     ``__enter__``/``__exit__`` pair costs a fraction of a generator's machinery.
 
     Raises:
-        StoreError: translated from SQLite's errors (see :mod:`sqlite_demo.faults`).
+        StoreError: translated from SQLite's errors (see :mod:`sqlite_demo.store.sqlite.faults`).
         Other exceptions from the body are re-raised unchanged after the rollback.
     """
 

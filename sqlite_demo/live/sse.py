@@ -18,7 +18,7 @@ import json
 import re
 from typing import Any, Final
 
-from sqlite_demo.api_schema import MAX_EVENT_ID
+from sqlite_demo.service.api_schema import MAX_EVENT_ID
 
 #: What a ``Last-Event-ID`` header may hold, as the OpenAPI schema states it: up to 19 ASCII
 #: digits, or nothing. (``int()`` would also take ``" 7"``, ``"+7"``, ``"7_0"`` and non-ASCII

@@ -40,8 +40,8 @@ from eventlog import (
     VersionConflictError,
     apply_event,
 )
-from sqlite_demo.model import Model, Reply, ToolCall, run_tool, scripted_model
-from sqlite_demo.store import SqliteEventStore
+from sqlite_demo.service.model import Model, Reply, ToolCall, run_tool, scripted_model
+from sqlite_demo.store.contract import EventStore
 
 #: Model and tool steps one turn may take before the agent gives up on a looping model.
 MAX_STEPS_PER_TURN: Final = 8
@@ -122,7 +122,7 @@ class SessionView:
 
 
 class Agent:
-    """Runs turns against a :class:`SqliteEventStore`; safe to share between threads.
+    """Runs turns against any store of the contract (:class:`EventStore`); thread-safe.
 
     No lock is held while the model or a tool runs: correctness comes from the expected
     version each append states, so turns on different sessions, and even two turns on the
@@ -131,7 +131,7 @@ class Agent:
 
     def __init__(
         self,
-        store: SqliteEventStore,
+        store: EventStore,
         model: Model = scripted_model,
         tool_runner: ToolRunner = run_tool,
     ) -> None:
@@ -140,7 +140,7 @@ class Agent:
         self._run_tool = tool_runner
         # session id -> its latest view. Views are immutable and each assignment is atomic,
         # so threads share the dict without a lock; a view that is stale is only folded
-        # forward, never trusted, because every append re-checks the version in SQLite.
+        # forward, never trusted, because every append re-checks the version in the database.
         self._views: dict[str, SessionView] = {}
 
     def handle_message(

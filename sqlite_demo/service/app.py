@@ -1,7 +1,7 @@
-"""The agent as an HTTP service: FastAPI endpoints over the SQLite event store.
+"""The agent as an HTTP service: FastAPI endpoints over the event store (SQLite or PostgreSQL).
 
 The OpenAPI schema (``/openapi.json``) is the contract: every status an operation can answer
-with is documented there with the one error shape (:mod:`sqlite_demo.http_errors`), the
+with is documented there with the one error shape (:mod:`sqlite_demo.service.http_errors`), the
 limits are in it, and schemathesis checks the service against it in the test suite.
 
 The path of one ``POST /sessions/{id}/messages``, and what each hop adds:
@@ -12,13 +12,14 @@ The path of one ``POST /sessions/{id}/messages``, and what each hop adds:
    turn's JSON answer.
 3. ``agent``: the turn. It reads the session (only what is new since it last looked),
    asks ``model`` for each step, and appends each step with the version it decided on.
-4. ``store``: the rules (``eventlog``), then the lock and the transaction for the SQL.
-5. ``writes`` and ``projections``: the SQL of one append: event row, projection row.
+4. ``store``: the rules (``eventlog``), then the transaction for the SQL (the contract is
+   :mod:`sqlite_demo.store.contract`; :func:`~sqlite_demo.store.open_store` picks the backend).
+5. the backend's ``writes`` and ``projections``: the SQL of one append: event row, projection row.
 6. ``http_errors``: only when something is refused, the one error shape and its status.
 
 The endpoints are plain ``def`` functions, so FastAPI runs them in worker threads; no lock is
-held around a turn, only the store's lock around each of its SQL statements. The list reads
-answer a page at a time (:mod:`sqlite_demo.pages`).
+held around a turn, only the store's own (a lock, or a pooled connection) around its SQL.
+The list reads answer a page at a time (:mod:`sqlite_demo.service.pages`).
 """
 
 from __future__ import annotations
@@ -32,9 +33,10 @@ from fastapi import FastAPI, Header, Request
 from fastapi.responses import JSONResponse, Response
 
 from eventlog import StorageError
-from sqlite_demo.access import AccessGuard, AccessPolicy, document_access
-from sqlite_demo.agent import Agent
-from sqlite_demo.api_schema import (
+from sqlite_demo.live.page import create_live_router
+from sqlite_demo.service.access import AccessGuard, AccessPolicy, document_access
+from sqlite_demo.service.agent import Agent
+from sqlite_demo.service.api_schema import (
     MAX_IDEMPOTENCY_KEY_CHARS,
     SESSION_LINKS,
     ChatMessage,
@@ -46,20 +48,20 @@ from sqlite_demo.api_schema import (
     SessionOut,
     TurnOut,
 )
-from sqlite_demo.body_guard import BodyGuard
-from sqlite_demo.connection import Synchronous
-from sqlite_demo.event_json import event_json, events_json_text
-from sqlite_demo.http_errors import documented, install_error_handlers
-from sqlite_demo.live import create_live_router
-from sqlite_demo.model import Model, scripted_model
-from sqlite_demo.pages import (
+from sqlite_demo.service.body_guard import BodyGuard
+from sqlite_demo.service.event_json import event_json, events_json_text
+from sqlite_demo.service.http_errors import documented, install_error_handlers
+from sqlite_demo.service.model import Model, scripted_model
+from sqlite_demo.service.pages import (
     MAX_PAGE,
     NEXT_PAGE_RESPONSE,
     AfterEventId,
     PageLimit,
     name_next_page,
 )
-from sqlite_demo.store import SqliteEventStore
+from sqlite_demo.store.contract import EventStore
+from sqlite_demo.store.opening import open_store
+from sqlite_demo.store.sqlite.connection import Synchronous
 
 IdempotencyKey = Annotated[
     str | None,
@@ -75,7 +77,7 @@ _SESSION_ERRORS: Final = (404, 422, 500, 503)
 
 
 def create_app(
-    db_path: str | Path,
+    db: str | Path,
     synchronous: Synchronous = "NORMAL",
     model: Model = scripted_model,
     access: AccessPolicy | None = None,
@@ -83,10 +85,12 @@ def create_app(
     """Build the service; the store opens when the app starts and closes when it stops.
 
     Args:
-        db_path: the SQLite file (created with its schema when missing).
-        synchronous: ``"NORMAL"`` survives a killed process, ``"FULL"`` a power cut too.
+        db: the SQLite file (created with its schema when missing), or a ``postgresql://``
+            URL (see :func:`~sqlite_demo.store.open_store`).
+        synchronous: SQLite's ``"NORMAL"`` survives a killed process, ``"FULL"`` a power
+            cut too; PostgreSQL always waits for its WAL at COMMIT.
         model: the brain of the agent loop; tests pass one that fails on purpose.
-        access: the token and Host names the door checks (see :mod:`sqlite_demo.access`);
+        access: the token and Host names the door checks (see :mod:`sqlite_demo.service.access`);
             None checks nothing, for an app in a test or behind the caller's own gate.
             ``serve`` always passes one.
 
@@ -96,7 +100,7 @@ def create_app(
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        store = SqliteEventStore(db_path, synchronous=synchronous)
+        store = open_store(db, synchronous=synchronous)
         try:
             store.check_writable()
             app.state.store = store
@@ -238,12 +242,12 @@ def _add_read_routes(app: FastAPI) -> None:
         return JSONResponse(_known_session_store(request, session_id).replay_session(session_id))
 
 
-def _store(request: Request) -> SqliteEventStore:
-    store: SqliteEventStore = request.app.state.store
+def _store(request: Request) -> EventStore:
+    store: EventStore = request.app.state.store
     return store
 
 
-def _known_session_store(request: Request, session_id: str) -> SqliteEventStore:
+def _known_session_store(request: Request, session_id: str) -> EventStore:
     store = _store(request)
     store.get_session(session_id)  # raises UnknownSessionError: 404
     return store

@@ -1,7 +1,7 @@
 """How the HTTP service says no: one JSON error shape, whoever refuses the request.
 
 Our endpoints, the store's errors, FastAPI's validation, Starlette's routing and the body
-guard (:mod:`sqlite_demo.body_guard`) all answer with the same body, so a client needs one
+guard (:mod:`sqlite_demo.service.body_guard`) all answer with the same body, so a client needs one
 error path, and ``retryable`` tells it whether sending the same request again can help::
 
     {"error": {"code": "unknown_session", "message": "no session 'sess_x'", "retryable": false}}
@@ -25,7 +25,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.routing import Match
 
 from eventlog import EventLogError, IdempotencyConflictError, StorageError, UnknownSessionError
-from sqlite_demo.agent import SessionBusyError
+from sqlite_demo.service.agent import SessionBusyError
 
 #: How long a client should wait before retrying a retryable 503, in seconds.
 RETRY_AFTER_SECONDS: Final = 1

@@ -1,7 +1,7 @@
 """``GET /sessions/{id}/events/stream``: the endpoint, its limits, and a clean shutdown.
 
 The stream itself (pages read by id, the append signal, heartbeat, catch-up) is
-:mod:`sqlite_demo.event_stream`; this module puts it on HTTP:
+:mod:`sqlite_demo.live.event_stream`; this module puts it on HTTP:
 
 * **Where to resume.** ``Last-Event-ID`` (what a reconnecting ``EventSource`` sends) wins
   over ``?after=N`` (what a page passes when it opens a new stream itself), because a
@@ -30,13 +30,13 @@ from fastapi import APIRouter, FastAPI, Header, Query, Request
 from starlette.responses import StreamingResponse
 from starlette.types import Receive, Scope, Send
 
-from sqlite_demo.api_schema import MAX_EVENT_ID
-from sqlite_demo.event_json import event_json_text
-from sqlite_demo.event_stream import StreamSettings, StreamSource, session_event_stream
-from sqlite_demo.http_errors import RETRY_AFTER_SECONDS, ApiError, documented
-from sqlite_demo.shared_reads import SharedReads
-from sqlite_demo.sse import LAST_EVENT_ID_PATTERN, parse_last_event_id
-from sqlite_demo.store import SqliteEventStore
+from sqlite_demo.live.event_stream import StreamSettings, StreamSource, session_event_stream
+from sqlite_demo.live.shared_reads import SharedReads
+from sqlite_demo.live.sse import LAST_EVENT_ID_PATTERN, parse_last_event_id
+from sqlite_demo.service.api_schema import MAX_EVENT_ID
+from sqlite_demo.service.event_json import event_json_text
+from sqlite_demo.service.http_errors import RETRY_AFTER_SECONDS, ApiError, documented
+from sqlite_demo.store.contract import EventStore
 
 STREAM_PATH: Final = "/sessions/{session_id}/events/stream"
 #: The operation id and tag of the stream in the OpenAPI schema: a fuzzer that reads a
@@ -203,7 +203,7 @@ def add_stream_route(router: APIRouter) -> None:
         last_event_id: LastEventIdHeader = "",
     ) -> EventStreamResponse:
         resume_after = _resume_point(after, last_event_id)
-        store: SqliteEventStore = request.app.state.store
+        store: EventStore = request.app.state.store
         streams = _open_streams(request.app)
         # Raises UnknownSessionError, which the app answers with its 404. In the streams'
         # own threads: a burst of streams opening must not queue ahead of other requests.

@@ -4,7 +4,7 @@ Every stream of a session wakes on the same append and asks for the same page: t
 after the same id. The first to ask reads (and encodes) it; the others, asking while that
 read is under way, await the same result. A stream joins only a read that began once the
 append it woke for was announced, that is, at its ``version`` of the append signal or
-later (see :mod:`sqlite_demo.append_signal`), so it never gets a page older than what woke it.
+later (see :mod:`sqlite_demo.store.append_signal`), so it never gets a page older than what woke it.
 
 Only reads under way are shared, never finished ones: a finished page may have grown since.
 """

@@ -13,7 +13,7 @@ from typing import Final
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from sqlite_demo.http_errors import error_body
+from sqlite_demo.service.http_errors import error_body
 
 #: Largest request body read at all; a larger declared Content-Length is refused unread.
 MAX_BODY_BYTES: Final = 1024 * 1024
