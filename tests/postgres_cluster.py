@@ -74,10 +74,12 @@ class PostgresCluster:
 
     Args:
         binaries: the folder holding ``initdb``, ``pg_ctl`` and ``postgres``.
+        fsync: whether the server flushes its WAL to the disk (off for the tests, see start).
     """
 
-    def __init__(self, binaries: Path) -> None:
+    def __init__(self, binaries: Path, *, fsync: bool = False) -> None:
         self.binaries = binaries
+        self.fsync = fsync
         # Not pytest's tmp_path: its folders are private to this user, and the server may
         # run as another one, which must be able to reach its socket folder.
         self.folder = Path(tempfile.mkdtemp(prefix="kit-postgres-"))
@@ -106,7 +108,13 @@ class PostgresCluster:
         After a kill, the old server's backends may take a moment to notice and exit, and
         until they have, a new server refuses to start: so a failed start is retried.
         """
-        options = f"-k {self.socket_folder} -c listen_addresses='' -c max_connections=200"
+        # fsync off: the tests kill the server's processes, never the machine, and a killed
+        # process loses nothing the OS already holds, so what they prove is unchanged; the
+        # benchmarks, which measure durability's cost, start a cluster that keeps fsync on.
+        options = (
+            f"-k {self.socket_folder} -c listen_addresses='' -c max_connections=200"
+            f" -c fsync={'on' if self.fsync else 'off'}"
+        )
         command = ("pg_ctl", "-D", str(self.data), "-o", options, "-l", str(self.log), "-w")
         for attempt in range(50):
             try:
