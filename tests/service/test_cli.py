@@ -11,6 +11,7 @@ import pytest
 
 from sqlite_demo.server import ServerProcess
 from sqlite_demo.service.client import AgentClient
+from tests.server_fixtures import StartServer
 from tests.service.helpers import query
 
 PHASES = 5
@@ -56,10 +57,12 @@ def test_the_demo_refuses_a_database_that_holds_data(tmp_path: Path) -> None:
 
 
 def test_backup_copies_a_live_database_with_its_wal(
-    server: ServerProcess, client: AgentClient, db_path: Path, tmp_path: Path
+    start_server: StartServer, db_path: Path, tmp_path: Path
 ) -> None:
-    session = client.create_session("订单客服")["id"]
-    client.send_message(session, "帮我查一下订单数量")
+    server = start_server(db_path)
+    with AgentClient(server.url, token=server.token) as client:
+        session = client.create_session("订单客服")["id"]
+        client.send_message(session, "帮我查一下订单数量")
     copy = tmp_path / "copy.db"
 
     result = run_kit("backup", str(db_path), str(copy), cwd=tmp_path)
