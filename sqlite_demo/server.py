@@ -33,6 +33,7 @@ from sqlite_demo.live.stream_route import StreamClosingServer, configure_streams
 from sqlite_demo.service.access import AccessPolicy, new_token
 from sqlite_demo.service.app import create_app
 from sqlite_demo.service.client import lend_token
+from sqlite_demo.store.contract import check_writable_or_busy
 from sqlite_demo.store.opening import describe_db, is_postgres_url, open_store
 
 #: A hang guard, not a speed requirement: a loaded machine can take many seconds to start
@@ -70,7 +71,7 @@ def serve(
         OSError: the address cannot be resolved or bound (in use, not local, not permitted).
     """
     with open_store(db) as store:
-        store.check_writable()
+        check_writable_or_busy(store)
     sock = _listening_socket(host, port)
     address, bound_port = sock.getsockname()[:2]
     access = AccessPolicy.for_server(token, address, bound_port, allowed_hosts)

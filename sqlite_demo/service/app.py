@@ -59,7 +59,7 @@ from sqlite_demo.service.pages import (
     PageLimit,
     name_next_page,
 )
-from sqlite_demo.store.contract import EventStore
+from sqlite_demo.store.contract import EventStore, check_writable_or_busy
 from sqlite_demo.store.opening import open_store
 from sqlite_demo.store.sqlite.connection import Synchronous
 
@@ -102,7 +102,7 @@ def create_app(
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         store = open_store(db, synchronous=synchronous)
         try:
-            store.check_writable()
+            check_writable_or_busy(store)
             app.state.store = store
             app.state.agent = Agent(store, model)
             yield

@@ -25,7 +25,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Protocol, Self
 
-from eventlog import ports
+from eventlog import StorageError, ports
 from eventlog.events import StoredEvent
 from sqlite_demo.store.append_signal import AppendSignal
 from sqlite_demo.store.records import MessageRow, Session, ToolCallRow
@@ -109,3 +109,17 @@ class EventStore(ports.EventStore, Protocol):
     def rebuild_projections(self) -> None:
         """Throw both projections away and refold them from the events, in one transaction."""
         ...
+
+
+def check_writable_or_busy(store: EventStore) -> None:
+    """Raise what ``store.check_writable()`` raises, unless the database is only busy.
+
+    Busy means other writers hold the lock right now (other servers are appending): the
+    database can be written, so a server started or restarted under load comes up, as
+    ``/health`` answers 200 ``busy`` rather than an error.
+    """
+    try:
+        store.check_writable()
+    except StorageError as fault:
+        if fault.reason != "busy":
+            raise
