@@ -56,6 +56,21 @@ def test_the_demo_refuses_a_database_that_holds_data(tmp_path: Path) -> None:
     assert db.read_bytes() == b"not empty"
 
 
+def test_the_demo_on_postgresql_passes_every_phase_and_then_refuses_the_same_database(
+    postgres_url: str, tmp_path: Path
+) -> None:
+    result = run_kit("demo", "--db", postgres_url, cwd=tmp_path)
+    again = run_kit("demo", "--db", postgres_url, cwd=tmp_path)
+
+    assert result.returncode == 0, result.stdout + result.stderr
+    verdicts = VERDICT.findall(result.stdout)
+    assert verdicts == [(str(phase), "passed") for phase in range(1, PHASES + 1)]
+    assert "PostgreSQL holds the six events" in result.stdout
+    assert query(postgres_url, "SELECT count(*) FROM events") == [(8,)]
+    assert again.returncode == 2 and "holds sessions" in again.stdout
+    assert query(postgres_url, "SELECT count(*) FROM events") == [(8,)]
+
+
 def test_backup_copies_a_live_database_with_its_wal(
     start_server: StartServer, db_path: Path, tmp_path: Path
 ) -> None:
