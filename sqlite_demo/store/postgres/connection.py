@@ -27,6 +27,8 @@ Pool = ConnectionPool[Connection]
 SCHEMA_VERSION: Final = 1
 #: Any fixed number: the advisory lock that makes two processes create the schema in turn.
 _SCHEMA_LOCK: Final = 0x6B697431  # "kit1"
+#: How long opening the store waits for its first connection, at least.
+STARTUP_WAIT_SECONDS: Final = 30.0
 #: The channel every append notifies on, with a digest of its session id as the payload.
 APPENDS_CHANNEL: Final = "sqlite_demo_appends"
 
@@ -74,7 +76,9 @@ def open_pool(url: str, *, max_connections: int, wait_seconds: float) -> Pool:
     )
     with translate_postgres_errors():
         try:
-            pool.open(wait=True, timeout=wait_seconds)
+            # The first connection may take longer than a request's wait on a loaded machine
+            # (a server restarted while others append): a start-up is given longer.
+            pool.open(wait=True, timeout=max(wait_seconds, STARTUP_WAIT_SECONDS))
         except BaseException:
             pool.close()
             raise
