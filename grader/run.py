@@ -7,7 +7,6 @@ the learner's interpreter; the engine does the rest (see :mod:`grader.engine.gra
 
 from __future__ import annotations
 
-import os
 from collections.abc import Sequence
 from pathlib import Path
 from typing import cast
@@ -40,7 +39,7 @@ def grade(
         label: how the report names the target (default: ``target``).
         log: where what learner code writes to its standard streams goes.
         hidden: folders the sandbox must hide besides the usual ones.
-        lanes: tasks graded at once (default: the settings', else one per core, up to 2).
+        lanes: tasks graded at once (default: the settings', else every task at once).
     """
     name = label or target
     asked = tuple(task.id for task in tasks)
@@ -70,21 +69,19 @@ def grade(
         kernel = lambda: Child(launcher, copy, limits, functions, log, hidden)  # noqa: E731
         return Learner(kernel, clock, ChildStopped, on_close=copy.remove)
 
-    report = grading.grade(name, tasks, learner, launcher.isolation.value, _lanes(lanes, settings))
+    lanes = _lanes(lanes, settings, len(tasks))
+    report = grading.grade(name, tasks, learner, launcher.isolation.value, lanes)
     if launcher.note is not None:
         report = _with_note(report, Said(launcher.note, {"python": launcher.python}))
     return report
 
 
-def _lanes(lanes: int | None, settings: Settings) -> int:
+def _lanes(lanes: int | None, settings: Settings, tasks: int) -> int:
+    """Every task in a lane of its own unless told otherwise: a lane spends much of its time
+    waiting for its kernel, so more lanes than cores keep the cores busy."""
     if lanes is not None:
         return lanes
-    if settings.lanes:
-        return settings.lanes
-    cores = (
-        len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
-    )
-    return max(1, min(2, cores))
+    return settings.lanes or max(1, tasks)
 
 
 def _target_problem(error: workspace.TargetError) -> Said:

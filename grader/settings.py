@@ -46,9 +46,12 @@ class Settings:
 ISOLATIONS = ("auto", "bwrap", "uid", "none")
 
 
-def add_options(parser: argparse.ArgumentParser, names: Iterable[str]) -> None:
-    """Add the settings ``names`` to ``parser``, each with its flag, default and help."""
-    defaults = Settings()
+def add_options(
+    parser: argparse.ArgumentParser, names: Iterable[str], defaults: Settings | None = None
+) -> None:
+    """Add the settings ``names`` to ``parser``, each with its flag, default and help
+    (``defaults``: a front end's own, such as the batch's shorter budget per submission)."""
+    defaults = defaults or Settings()
     for item in dataclasses.fields(Settings):
         if item.name not in names:
             continue

@@ -56,11 +56,17 @@ _FLOATS = (1.5, 0.0, -0.0, 0.1, 1e300, -2.5e-300, 3.0)
 _LEAVES: tuple[Any, ...] = (*_INTS, *_FLOATS, True, False, None, "v", "", "\r\n", "\ud800")
 
 
+def unwrapped(strategy: st.SearchStrategy[Any]) -> st.SearchStrategy[Any]:
+    """The strategy a lazy one stands for: hypothesis would otherwise unwrap it again at
+    every draw (it keeps what it unwrapped only while one draw lasts)."""
+    return getattr(strategy, "wrapped_strategy", strategy)
+
+
 @functools.cache
 def ints(low: int, high: int) -> st.SearchStrategy[int]:
     """``st.integers(low, high)``, built once: inside a composite strategy, building a new
     strategy at every draw costs hypothesis more than the draw itself."""
-    return st.integers(low, high)
+    return unwrapped(st.integers(low, high))
 
 
 def index(options: tuple[Any, ...] | list[Any]) -> st.SearchStrategy[int]:
@@ -135,8 +141,9 @@ def session_family(draw: st.DrawFn, most: int = 4) -> list[str]:
 
 
 # --- payload data -----------------------------------------------------------------------
-#: How wide each level of a nested value is: mostly a few items, sometimes 150.
-WIDTHS = (1, 2, 3, 150)
+#: How wide each level of a nested value is: mostly a few items, sometimes 300 (past the
+#: 50, 100, 128 and 256 where a copy that gives up on long lists would stop).
+WIDTHS = (1, 2, 3, 300)
 
 
 def data(deep: bool = False) -> st.SearchStrategy[Any]:
@@ -184,5 +191,11 @@ def extras(draw: st.DrawFn, most: int = 3, deep: bool = False) -> dict[str, Any]
 
 
 _KEY_CHOICE = st.integers(0, len(EXTRA_KEYS))
-_DATA = data()
-_DEEP_DATA = data(deep=True)
+_DATA = unwrapped(data())
+_DEEP_DATA = unwrapped(data(deep=True))
+
+
+@functools.cache
+def extras_of(deep: bool) -> st.SearchStrategy[dict[str, Any]]:
+    """:func:`extras`, built once for each depth."""
+    return unwrapped(extras(deep=deep))

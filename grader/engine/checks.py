@@ -22,8 +22,8 @@ from grader.engine.programs import (
     Intent,
     Program,
     Style,
-    intents,
-    programs,
+    intents_of,
+    programs_of,
     single_on,
 )
 from grader.engine.steps import AppendStep, LogVar, Step
@@ -109,7 +109,7 @@ class Branching:
 def branchings(draw: st.DrawFn, style: Style, most: int = 3) -> Branching:
     """A program, then one to ``most`` branches off logs it made (``log0`` included), each
     valid on the log it extends."""
-    program = draw(programs(style, least=1))
+    program = draw(programs_of(style, least=1))
     models = [ModelLog()]
     for segment in program.segments:
         models.append(
@@ -118,7 +118,7 @@ def branchings(draw: st.DrawFn, style: Style, most: int = 3) -> Branching:
     branches = []
     for _ in range(draw(ints(1, most))):
         base = draw(ints(0, len(program.segments)))
-        intent: Intent = draw(intents(style))
+        intent: Intent = draw(intents_of(style))
         branches.append((base, single_on(list(program.family), intent, models[base])))
     return Branching(program, tuple(branches))
 

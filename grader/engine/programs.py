@@ -175,7 +175,7 @@ def intents(draw: st.DrawFn, style: Style) -> Intent:
         kind=style.kinds[kind],
         text=alphabets.draw_text(draw) if odd else "hi",
         other=other if odd else 0,
-        extras=draw(alphabets.extras(deep=style.deep)) if odd else {},
+        extras=draw(alphabets.extras_of(style.deep)) if odd else {},
         pick=pick,
         wrapper=style.wrappers[wrapper],
         text_session=odd and subclass == 15,
@@ -211,6 +211,7 @@ class Program:
 
 
 @functools.cache
+@functools.cache
 def _parts(style: Style, least: int) -> tuple[st.SearchStrategy[Any], ...]:
     # Strategies are built once per style: hypothesis validates every new strategy object,
     # which costs more than the draws themselves.
@@ -220,7 +221,20 @@ def _parts(style: Style, least: int) -> tuple[st.SearchStrategy[Any], ...]:
         else st.just(["a", "b", "c"][: style.sessions])
     )
     singles = st.lists(intents(style), min_size=least, max_size=style.singles)
-    return family, singles, st.integers(0, style.blocks), block_intents(style)
+    parts = (family, singles, st.integers(0, style.blocks), block_intents(style))
+    return tuple(alphabets.unwrapped(part) for part in parts)
+
+
+@functools.cache
+def intents_of(style: Style) -> st.SearchStrategy[Intent]:
+    """:func:`intents`, built once for each style."""
+    return alphabets.unwrapped(intents(style))
+
+
+@functools.cache
+def programs_of(style: Style, least: int = 0) -> st.SearchStrategy[Program]:
+    """:func:`programs`, built once for each style."""
+    return alphabets.unwrapped(programs(style, least))
 
 
 @st.composite
@@ -431,7 +445,8 @@ def sweep() -> Program:
         appends.append(Append("c", "tool_result", {"call_id": f"t{number}", "content": text}))
     deep = {
         "deep": alphabets.nested(150, 0b011011, "leaf", 2),
-        "wide": alphabets.nested(2, 0, 1, 150),
+        "wide": alphabets.nested(2, 0, 1, 300),
+        "long": list(range(1100)),
     }
     appends.append(Append("b", "user_message", {**deep, "content": "deep"}))
     family = tuple(dict.fromkeys([*alphabets.SESSION_BASES, "a", "b", "c"]))

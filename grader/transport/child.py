@@ -232,6 +232,10 @@ class Child:
     ) -> tuple[list[Any], dict[str, Any]]:
         """Send one request; return its parts (one answer per step) and its closing word.
 
+        The kernel sends the answers in lines of several (see :class:`grader.kernel.serve._Batch`),
+        so a child that stops may have answered steps whose answers never came: the progress
+        it shared says how far it got.
+
         Raises:
             ChildStopped: no proper answer before ``deadline`` (wall-clock), or the child's
                 processes used ``cpu_limit`` seconds of CPU (as :meth:`cpu` counts) first;
@@ -254,8 +258,10 @@ class Child:
             received += size
             if received > MAX_REQUEST_BYTES:
                 raise self._fail("broken")
-            if "part" in answer and len(parts) < len(request.get("steps", ())):
-                parts.append(answer["part"])
+            if isinstance(answer.get("parts"), list) and len(parts) + len(answer["parts"]) <= len(
+                request.get("steps", ())
+            ):
+                parts += answer["parts"]
             elif "done" in answer and isinstance(answer["done"], dict):
                 return parts, answer["done"]
             else:

@@ -6,6 +6,7 @@ import os
 import urllib.parse
 from typing import Final
 
+from eventlog import StoreError
 from sqlite_demo.store.contract import EventStore
 from sqlite_demo.store.sqlite.connection import Synchronous
 from sqlite_demo.store.sqlite.store import SqliteEventStore
@@ -46,7 +47,12 @@ def open_store(db: str | os.PathLike[str], *, synchronous: Synchronous = "NORMAL
     """
     if is_postgres_url(db):
         # Imported here: psycopg is needed only by those who use PostgreSQL.
-        from sqlite_demo.store.postgres import PostgresEventStore
+        try:
+            from sqlite_demo.store.postgres import PostgresEventStore
+        except ImportError as missing:
+            raise StoreError(
+                f'a postgresql:// database needs psycopg ({missing}): pip install -e ".[postgres]"'
+            ) from None
 
         return PostgresEventStore(str(db))
     return SqliteEventStore(db, synchronous=synchronous)

@@ -26,14 +26,16 @@ def test_every_module_subcommand_and_flag_in_the_readme_exists(command: str) -> 
     assert missing_parts(command, ROOT) == []
 
 
-def test_ci_runs_the_readme_install_and_test_commands() -> None:
+def test_ci_runs_the_readme_installs_and_test_command_in_order() -> None:
+    """The learner's install (Set up), the contributor's and the test command (Test)."""
     ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
-    setup, test = bash_blocks(README)[0], _section_block("## Test")
-    install = setup.split("&&")[-1].strip()
-    assert install in ci
-    assert test.strip() in ci
+    learner = _section_block("## Set up").split("&&")[-1].strip()
+    contributor, test = _section_block("## Test"), _section_block("## Test", 1)
+    lines = [line.strip() for line in ci.splitlines()]
+    positions = [lines.index(command.strip()) for command in (learner, contributor, test)]
+    assert positions == sorted(positions)
 
 
-def _section_block(heading: str) -> str:
-    section = README.split(heading, 1)[1]
-    return bash_blocks(section)[0]
+def _section_block(heading: str, number: int = 0) -> str:
+    section = README.split(heading + "\n", 1)[1]
+    return bash_blocks(section)[number]

@@ -235,3 +235,12 @@ def test_the_help_lists_every_option_a_learner_needs() -> None:
 
 
 __all__ = ["KIT_ROOT"]
+
+
+def test_each_front_end_states_its_own_defaults() -> None:
+    """The batch gives a submission 30 s in all, a learner's grade 300 s: each help says so."""
+    learner = " ".join(run_grader("--help").stdout.split())
+    batch = " ".join(run_grader("batch", "--help").stdout.split())
+    assert "--time-limit SECONDS CPU seconds" in learner
+    assert "every task together (default 30)" in batch
+    assert "(default 300)" not in batch

@@ -120,3 +120,51 @@ def test_where_cpu_time_cannot_be_measured_the_wall_clock_is_the_limit() -> None
     _learner(kernel, example=0.1).run([("create", "log0")])
     wall_left, cpu_limit = kernel.limits[0]
     assert cpu_limit is None and wall_left == pytest.approx(0.1, abs=0.05)
+
+
+def _real_learner(target: Path) -> Learner:
+    """A learner on a real kernel in a child process, as :func:`grader.run.grade` makes one."""
+    from grader.transport import isolation, workspace
+    from grader.transport.child import Child, ChildStopped, Limits
+
+    launcher = isolation.choose("none")
+    copy = workspace.create(workspace.resolve(str(target)))
+    names = ("create_event_log", "append_event", "get_events_for_session", "list_sessions",
+             "replay_session")  # fmt: skip
+    learner = Learner(
+        lambda: Child(launcher, copy, Limits(), names, None, ()),
+        Clock(example=2, task=20),
+        ChildStopped,
+        on_close=copy.remove,
+    )
+    learner.begin_task()
+    learner.begin_example()
+    return learner
+
+
+@pytest.mark.parametrize("stops", ["while True: pass", "import os; os._exit(3)"])
+def test_a_kernel_that_stops_midway_is_credited_with_every_step_it_finished(
+    write_target: Callable[[str, str], Path], stops: str
+) -> None:
+    """Answers leave the kernel several to a line, so the ones a hung or dead kernel had not
+    sent yet are asked again: the stop is placed at the step that stopped, never earlier."""
+    source = CORRECT.read_text() + (
+        "\n\n_append = append_event\n\n"
+        "def append_event(log, session_id, event_type, payload):\n"
+        f"    if session_id == 'stop':\n        {stops}\n"
+        "    return _append(log, session_id, event_type, payload)\n"
+    )
+    learner = _real_learner(write_target("stops.py", source))
+    steps: list[tuple[Any, ...]] = [("create", "log0")]
+    for number in range(40):
+        steps.append(("append", ("$ref", f"log{number}"), "s", "user_message",
+                      {"content": f"m{number}"}, f"log{number + 1}", f"e{number}"))  # fmt: skip
+    steps.append(("append", ("$ref", "log40"), "stop", "user_message", {"content": "x"}, "", ""))
+    steps.append(("append", ("$ref", "log40"), "s", "user_message", {"content": "y"}, "", ""))
+    try:
+        parts, stop = learner.run(steps)
+    finally:
+        learner.close()
+    assert stop is not None and stop.step == 41
+    assert len(parts) == 41 and all("raised" not in part for part in parts)
+    assert stop.kind == ("timed_out" if "while" in stops else "died")

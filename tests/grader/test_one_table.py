@@ -125,7 +125,7 @@ def test_a_sixth_function_is_a_table_row_and_a_task_folder(tmp_path: Path) -> No
     right = tmp_path / "right.py"
     right.write_text(solution + COUNTING.format(count="len(log)"), encoding="utf-8")
     wrong = tmp_path / "wrong.py"
-    wrong.write_text(solution + COUNTING.format(count="min(len(log), 255)"), encoding="utf-8")
+    wrong.write_text(solution + COUNTING.format(count="min(len(log), 5)"), encoding="utf-8")
     graded = _grade(kit, right)
     assert graded.returncode == 0 and "6. Counting events" in graded.stdout, (
         graded.stdout + graded.stderr

@@ -180,6 +180,50 @@ def _refused_session_listed(m: ModuleType) -> bool:
     return list(m.list_sessions(log)) != []
 
 
+def many(session: str, count: int) -> tuple[Append, ...]:
+    return tuple(user(session, f"m{n}") for n in range(count))
+
+
+def _caller_value_leaks(
+    payload: Any, change: Callable[[Any], object]
+) -> Callable[[ModuleType], bool]:
+    """A scenario: append ``payload``, ``change`` the caller's copy, see if the log changed."""
+
+    def scenario(m: ModuleType) -> bool:
+        log, _ = build(m, ("s", "user_message", payload()))
+        before = plain(m.get_events_for_session(log, "s")[0].payload)
+        log2, _ = build(m, ("s", "user_message", caller := payload()))
+        change(caller)
+        return plain(m.get_events_for_session(log2, "s")[0].payload) != before
+
+    return scenario
+
+
+def _replay_cached_across_branches(m: ModuleType) -> bool:
+    base = log_of(m, user("s", "base"))
+    one, _ = m.append_event(base, *user("s", "one"))
+    two, _ = m.append_event(base, *user("s", "two"))
+    m.replay_session(one, "s")
+    return m.replay_session(two, "s")[-1]["content"] != "two"
+
+
+def _empty_reads_shared(m: ModuleType) -> bool:
+    log = m.create_event_log()
+    with contextlib.suppress(Exception):
+        m.get_events_for_session(log, "nobody").append("x")
+    return list(m.get_events_for_session(m.create_event_log(), "nobody")) != []
+
+
+def _unhashable_type_error(m: ModuleType) -> bool:
+    try:
+        m.append_event(m.create_event_log(), "s", ["user_message"], {"content": "hi"})
+    except ValueError:
+        return False
+    except Exception:
+        return True
+    return False
+
+
 A, B, AB = user("a"), user("b"), user("ab")
 ONE_CALL = (call("s", "1"),)
 TWO_CALLS = (call("s", "1"), call("s", "2"))
@@ -267,5 +311,40 @@ BROKEN_BEHAVIOUR: dict[str, Callable[[ModuleType], bool]] = {
     "refused_session_still_listed": _refused_session_listed,
     "arguments_reserialised": lambda m: build(m, call("s", "1", '{"b": 2,  "a": 1}'))[1][0]
     .payload["arguments"] != '{"b": 2,  "a": 1}',
+    "ids_wrap_at_256": lambda m: build(m, *many("s", 256))[1][-1].event_id != 256,
+    "reads_scan_the_last_100": lambda m: len(ids(m, log_of(m, *many("s", 101)), "s")) != 101,
+    "reads_sorted_by_text_id": lambda m: ids(m, log_of(m, *many("s", 10)), "s") != list(
+        range(1, 11)),
+    "sessions_compared_after_nfc": lambda m: ids(m, log_of(m, user("e\u0301")), "\u00e9") != [],
+    "call_ids_keyed_with_a_colon": lambda m: accepted(
+        m, log_of(m, call("a:b", "c")), *result("a", "b:c")),
+    "call_ids_without_case": lambda m: accepted(
+        m, log_of(m, call("s", "Call_1")), *result("s", "call_1")),
+    "call_ids_checked_in_a_window": lambda m: accepted(
+        m, log_of(m, call("s", "1"), *many("s", 50)), *call("s", "1")),
+    "long_content_refused": lambda m: refused(m, log_of(m), *user("s", "x" * 65_537)),
+    "crlf_normalised": lambda m: build(m, user("s", "a\r\nb"))[1][0].payload[
+        "content"] != "a\r\nb",
+    "unprintable_content_refused": lambda m: refused(m, log_of(m), *user("s", "a\x07b")),
+    "copy_stops_at_depth_two": _caller_value_leaks(
+        lambda: {"content": "hi", "x": [[["deep"]]]}, lambda p: p["x"][0][0].append("y")),
+    "tuples_not_copied": _caller_value_leaks(
+        lambda: {"content": "hi", "x": (["in"],)}, lambda p: p["x"][0].append("y")),
+    "proxy_copied_shallowly": _caller_value_leaks(
+        lambda: MappingProxyType({"content": "hi", "x": ["in"]}),
+        lambda p: p["x"].append("y")),
+    "empty_reads_share_one_list": _empty_reads_shared,
+    "replay_cached_by_length": _replay_cached_across_branches,
+    "replay_run_capped_at_five": lambda m: len(
+        replay(m, "s", *(call("s", str(n)) for n in range(6)))) != 1,
+    "replay_passes_the_name_key": lambda m: "name" in replay(
+        m, "s", ("s", "user_message", {"content": "hi", "name": "ann"}))[0],
+    "replay_parses_json_results": lambda m: replay(
+        m, "s", call("s", "1"), ("s", "tool_result", {"call_id": "1", "content": '{"a": 1}'})
+    )[1]["content"] != '{"a": 1}',
+    "replay_calls_join_an_empty_assistant_message": lambda m: len(replay(
+        m, "s", ("s", "assistant_message", {"content": ""}), call("s", "1"))) != 2,
+    "unhashable_type_raises_type_error": _unhashable_type_error,
+    "call_ids_with_spaces_refused": lambda m: refused(m, log_of(m), *call("s", "a b")),
 }
 # fmt: on

@@ -14,9 +14,10 @@ import sys
 from pathlib import Path
 
 import pytest
-from grader.contract import FUNCTION_NAMES, TASK_IDS
 
 import solutions
+from grader.engine.contract import FUNCTIONS
+from grader.tasks import TASKS
 from tests.implementations.clause_checks import failed_tasks
 from tests.implementations.corpus import (
     CORRECT_DIR,
@@ -30,6 +31,8 @@ from tests.implementations.mutants import MUTANTS
 from tests.implementations.scenarios import BROKEN_BEHAVIOUR
 
 MAX_CHANGED_LINES = 24
+FUNCTION_NAMES = tuple(function.name for function in FUNCTIONS)
+TASK_IDS = tuple(task.id for task in TASKS)
 CORRECT = correct_files()
 
 

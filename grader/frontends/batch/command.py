@@ -34,8 +34,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--no-sandbox", action="store_true", help=text("cli.batch.no_sandbox"))
     parser.add_argument("--no-progress", action="store_true", help=text("cli.batch.no_progress"))
     parser.add_argument("--lang", choices=LANGUAGES, help=text("cli.lang"))
-    add_options(parser, BATCH_SETTINGS)
-    parser.set_defaults(submission_seconds=BATCH.submission_seconds)
+    add_options(parser, BATCH_SETTINGS, BATCH)
     return parser
 
 

@@ -20,6 +20,9 @@ STYLE = Style(singles=8, blocks=2, longest=150, sessions=5)
 SHORT = Style(singles=5, blocks=1, longest=40)
 #: Id boundaries where hand-made numbering or caching tends to break.
 BOUNDARIES = (9, 10, 99, 100, 255, 256, 999, 1000)
+#: How many events a resume read returns, just past where a reader might stop (a page of
+#: 20, 32, 64, 100, 256 or 1,000).
+PAGE_SIZES = (21, 33, 65, 101, 257, 1001)
 CHANGED = "append.old_log_unchanged"
 
 
@@ -37,6 +40,8 @@ def afters(model: ModelLog, session: str) -> list[int | None]:
         values |= {own[-1], own[-1] - 1}
         if len(own) <= 50:
             values |= {0, own[0], own[0] - 1, own[len(own) // 2]}
+        # Reads that return just past the page sizes a reader might cap a resume at.
+        values |= {own[-(count + 1)] for count in PAGE_SIZES if len(own) > count}
     others = [
         event.event_id
         for event in model.events
@@ -108,6 +113,13 @@ def branches(plan: Plan, example: Branching) -> None:
             plan.read_events(logs[base], session, tail(logs[base]), repeat="append.branches")
 
 
+def fresh_read(plan: Plan, log: LogVar, session: str, promise: str) -> None:
+    """Read the whole session with arguments never used before (a negative id of its own):
+    code that answers a repeated read from a cache of its first answer would hide a change
+    that did reach the log, but cannot answer this one from its cache."""
+    plan.read_events(log, session, after=-(10**9) - len(plan.steps), promise=promise)
+
+
 def results_are_copies(plan: Plan, program: Program) -> None:
     """Changing what a read returned (the sequence, or the payloads in it) reaches nothing:
     for empty results too (an unknown session, an id past the end, an empty log).
@@ -122,6 +134,7 @@ def results_are_copies(plan: Plan, program: Program) -> None:
         plan.read_events(log, session, after, keep=name).shown = True
         for modes in (["shallow"], ["deep"]):
             plan.mutate(name, name, [], modes, own, "read.result_is_a_copy")
+        fresh_read(plan, log, session, "read.result_is_a_copy")
     for session in sessions:
         plan.read_events(log, session)
 
@@ -142,9 +155,12 @@ def appended_values(plan: Plan, program: Program) -> None:
     for name, event, session in kept:
         again = read_back(plan, log, [session], "get_events_for_session")
         plan.mutate(name, name, [], ["deep"], again, "append.caller_payload_copied")
+        fresh_read(plan, log, session, "append.caller_payload_copied")
         plan.mutate(event.name, f"{event.name}.payload", [["a", "payload"]], ["deep"], again,
                     "append.payload_read_only")  # fmt: skip
+        fresh_read(plan, log, session, "append.payload_read_only")
         plan.mutate(event.name, event.name, [], ["attributes"], again, "append.events_are_facts")
+        fresh_read(plan, log, session, "append.events_are_facts")
     for session in program.family:
         plan.read_events(log, session)
 
