@@ -45,3 +45,23 @@ def test_a_skipped_section_says_why() -> None:
     table = postgres_table(PostgresFigures(skipped="PostgreSQL is not installed"))
 
     assert table.rows == [("skipped",)] and table.notes == ["PostgreSQL is not installed"]
+
+
+def test_a_ratio_whose_middle_half_straddles_the_limit_is_not_settled() -> None:
+    figures = _figures(1.0, 1.0, 0.01)
+    tied = PostgresFigures(
+        None,
+        "15.18",
+        100,
+        figures.stores,
+        Ratio(1.4, 1.3, 1.6),
+        Ratio(0.9995, 0.91, 1.02),
+        None,
+        figures.turn_rates,
+        figures.delivery,
+    )
+
+    notes = postgres_table(tied).notes
+
+    assert any("raw psycopg" in note and note.endswith("not settled)") for note in notes)
+    assert any("eventsourcing" in note and note.endswith("not settled)") for note in notes)
