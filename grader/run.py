@@ -7,6 +7,7 @@ the learner's interpreter; the engine does the rest (see :mod:`grader.engine.gra
 
 from __future__ import annotations
 
+import os
 from collections.abc import Sequence
 from pathlib import Path
 from typing import cast
@@ -77,11 +78,15 @@ def grade(
 
 
 def _lanes(lanes: int | None, settings: Settings, tasks: int) -> int:
-    """Every task in a lane of its own unless told otherwise: a lane spends much of its time
-    waiting for its kernel, so more lanes than cores keep the cores busy."""
+    """One lane per core and one more, unless told otherwise: a lane spends much of its time
+    waiting for its kernel, so one lane more than the cores keeps them busy, while a lane per
+    task costs more in processes competing for the caches than it gains."""
     if lanes is not None:
         return lanes
-    return settings.lanes or max(1, tasks)
+    if settings.lanes:
+        return settings.lanes
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    return max(1, min(tasks, (cores or 1) + 1))
 
 
 def _target_problem(error: workspace.TargetError) -> Said:

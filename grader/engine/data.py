@@ -72,15 +72,22 @@ def from_observation(data: Any) -> Any:
     Raises:
         Malformed: an unknown tag.
     """
-    if isinstance(data, list):
-        return [from_observation(item) for item in data]
-    if not isinstance(data, dict):
+    kind = type(data)  # decoded JSON: exact lists and dicts only
+    if kind is list:
+        return [item if type(item) in _SCALARS else from_observation(item) for item in data]
+    if kind is not dict:
         return data
     if len(data) == 1:
         ((key, inner),) = data.items()
         if key.startswith("$"):
             return _tagged(key, inner)
-    return {key: from_observation(value) for key, value in data.items()}
+    return {
+        key: value if type(value) in _SCALARS else from_observation(value)
+        for key, value in data.items()
+    }
+
+
+_SCALARS = frozenset({str, int, float, bool, type(None)})
 
 
 def _tagged(tag: str, inner: Any) -> Any:

@@ -249,6 +249,11 @@ def programs(draw: st.DrawFn, style: Style = Style(), least: int = 0) -> Program
     return materialise(family, items)
 
 
+def session_of(segment: Segment) -> str:
+    """The session a segment writes to (a block's first, when it writes to several)."""
+    return segment.sessions[0] if isinstance(segment, Block) else segment.session_id
+
+
 def materialise(family: list[str], items: list[Intent | BlockIntent]) -> Program:
     """Turn intents into valid segments, walking the model log to keep call ids paired."""
     model = ModelLog()

@@ -226,7 +226,7 @@ EN = {
     "settings.isolation": "how learner code is isolated: auto (bubblewrap if it works, else a user of its own when root, else none), bwrap, uid or none (default {default})",
     "settings.memory_mb": "memory for the submission's process, in MiB (default {default})",
     "settings.cpu_seconds": "CPU seconds for the submission's process (default {default})",
-    "settings.lanes": "tasks graded at once, each in a process of its own (default {default}: every task at once)",
+    "settings.lanes": "tasks graded at once, each in a process of its own (default {default}: one more than the cores)",
     # --- isolation ---------------------------------------------------------------------------
     "isolation.bwrap_missing": "bubblewrap (bwrap) is not installed or cannot create a sandbox here.",
     "isolation.uid_needs_root": "uid isolation runs learner code as a user of its own, which only root can do.",
@@ -410,7 +410,7 @@ ZH: dict[str, tuple[str, str]] = {
     "settings.isolation": ("50244cad", "学习者代码的隔离方式：auto（bubblewrap 能用就用它，否则在 root 下换成单独的用户，再不行就不隔离）、bwrap、uid 或 none（默认 {default}）"),
     "settings.memory_mb": ("957f91a8", "提交进程可用的内存，单位 MiB（默认 {default}）"),
     "settings.cpu_seconds": ("444dde98", "提交进程可用的 CPU 秒数（默认 {default}）"),
-    "settings.lanes": ("522a6de8", "同时判题的任务数，每个任务在单独的进程里运行（默认 {default}：所有任务同时判）"),
+    "settings.lanes": ("916545d7", "同时判题的任务数，每个任务在单独的进程里运行（默认 {default}：比核心数多一个）"),
     "isolation.bwrap_missing": ("c36388c1", "没有安装 bubblewrap（bwrap），或者它在这里无法创建沙箱。"),
     "isolation.uid_needs_root": ("f9970c7c", "uid 隔离要以单独的用户身份运行学习者代码，只有 root 能做到。"),
     "isolation.uid_unreadable_python": ("efb29c0f", "这里用不了 uid 隔离：解释器的文件在 {path} 下，其他用户进不去（Python 装在了私有的主目录里）。请安装 bubblewrap，或者换一个其他用户能读取的 Python 来运行。"),

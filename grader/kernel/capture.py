@@ -48,6 +48,7 @@ _str_encode = str.encode
 _UnicodeEncodeError = UnicodeEncodeError
 _bytes_hex = bytes.hex
 _list_append = list.append
+_dict_items = dict.items
 _encode_string = _json.encode_basestring_ascii
 #: The C encoder behind ``json.dumps``: called on plain data only, it runs no Python code.
 _make_encoder = _json.make_encoder

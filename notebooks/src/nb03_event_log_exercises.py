@@ -257,8 +257,10 @@ CELLS = [
     """),
     code(r"""
     import grader
+    from grader.frontends.report import report_lines
 
-    print(grader.grade(target="exercises").text())
+    for _style, line in report_lines(grader.grade(target="exercises")):
+        print(line)
     """),
     md(r"""
     When all five pass, you have written, in a few dozen lines, the semantics of the store

@@ -84,6 +84,8 @@ INPUT_CLASSES: dict[str, tuple[str, ...]] = {
     "a JSON result parsed": ("replay_parses_json_results",),
     "an empty assistant text joined to calls": ("replay_calls_join_an_empty_assistant_message",),
     "call-id rules in a window": ("call_ids_checked_in_a_window",),
+    "call ids checked against the last call only": ("call_ids_checked_against_the_last_call",),
+    "call ids checked in the last run of calls only": ("call_ids_checked_in_the_last_run",),
     "call ids differing only in case": ("call_ids_without_case",),
     "a TypeError for an unhashable type": ("unhashable_type_raises_type_error",),
     "call ids or names with spaces refused": ("call_ids_with_spaces_refused",),

@@ -868,6 +868,7 @@ C07_USER = '            messages.append({"role": "user", "content": p["content"]
 C07_RESULT = '            messages.append({"role": "tool", "tool_call_id": p["call_id"], "content": p["content"]})\n'
 C07_RUN = '            if previous == "tool_call":\n'
 C07_VALID = "    if not isinstance(payload, Mapping):\n        return False\n"
+C07_VERDICT = '    return earlier == [] if event_type == "tool_call" else earlier == ["tool_call"]\n'
 
 #: Mutants whose bug lives in an input class the examples reach only since issue 17: sizes
 #: past 9, 99, 255 and 999; open alphabets (case, prefixes, Unicode forms, separators, control
@@ -1131,6 +1132,39 @@ INPUT_CLASS_MUTANTS: tuple[Mutant, ...] = (
             ),
         ),
         frozenset({"append_and_ids"}),
+    ),
+    Mutant(
+        "call_ids_checked_against_the_last_call",
+        "c07_tuple_log",
+        "reject_bad_input",
+        "A new call id is compared with the session's last call only: an older one may be reused.",
+        (
+            (
+                C07_VERDICT,
+                '    if event_type == "tool_call":\n'
+                '        calls = [e.payload["call_id"] for e in log if e.session_id == session_id and e.type == "tool_call"]\n'
+                "        return not calls or calls[-1] != call_id\n"
+                '    return earlier == ["tool_call"]\n',
+            ),
+        ),
+    ),
+    Mutant(
+        "call_ids_checked_in_the_last_run",
+        "c07_tuple_log",
+        "reject_bad_input",
+        "A new call id is compared with the current run of calls only: once any other event comes, every id is free again.",
+        (
+            (
+                C07_VERDICT,
+                '    if event_type == "tool_call":\n'
+                "        run: list[str] = []\n"
+                "        for e in log:\n"
+                "            if e.session_id == session_id:\n"
+                '                run = run + [e.payload["call_id"]] if e.type == "tool_call" else []\n'
+                "        return call_id not in run\n"
+                '    return earlier == ["tool_call"]\n',
+            ),
+        ),
     ),
 )
 MUTANTS = MUTANTS + INPUT_CLASS_MUTANTS

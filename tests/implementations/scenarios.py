@@ -346,5 +346,9 @@ BROKEN_BEHAVIOUR: dict[str, Callable[[ModuleType], bool]] = {
         m, "s", ("s", "assistant_message", {"content": ""}), call("s", "1"))) != 2,
     "unhashable_type_raises_type_error": _unhashable_type_error,
     "call_ids_with_spaces_refused": lambda m: refused(m, log_of(m), *call("s", "a b")),
+    "call_ids_checked_against_the_last_call": lambda m: accepted(
+        m, log_of(m, call("s", "1"), call("s", "2")), *call("s", "1")),
+    "call_ids_checked_in_the_last_run": lambda m: accepted(
+        m, log_of(m, call("s", "1"), user("s")), *call("s", "1")),
 }
 # fmt: on

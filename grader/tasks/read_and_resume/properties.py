@@ -12,7 +12,16 @@ from grader.engine.alphabets import TWINS
 from grader.engine.checks import Branching, branchings, read_back
 from grader.engine.oracle import ModelLog
 from grader.engine.plan import Plan
-from grader.engine.programs import SPREAD, Append, Block, Program, Style, programs, sweep
+from grader.engine.programs import (
+    SPREAD,
+    Append,
+    Block,
+    Program,
+    Style,
+    programs,
+    session_of,
+    sweep,
+)
 from grader.engine.properties import Property
 from grader.engine.steps import LogVar
 
@@ -81,13 +90,9 @@ def build(plan: Plan, program: Program) -> tuple[LogVar, list[LogVar]]:
             log = plan.block(log, segment)
         else:
             log, _ = plan.append(log, segment)
-        plan.read_events(log, _session(segment), tail(log), repeat=CHANGED)
+        plan.read_events(log, session_of(segment), tail(log), repeat=CHANGED)
         logs.append(log)
     return log, logs
-
-
-def _session(segment: object) -> str:
-    return segment.sessions[0] if isinstance(segment, Block) else segment.session_id  # type: ignore[attr-defined]
 
 
 def reads(plan: Plan, program: Program) -> None:
@@ -97,7 +102,7 @@ def reads(plan: Plan, program: Program) -> None:
         for after in afters(log.model, session):
             plan.read_events(log, session, after)
     for old, segment in zip(logs[1:], program.segments, strict=True):
-        plan.read_events(old, _session(segment), tail(old), repeat=CHANGED)
+        plan.read_events(old, session_of(segment), tail(old), repeat=CHANGED)
 
 
 def branches(plan: Plan, example: Branching) -> None:

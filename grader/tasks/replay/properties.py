@@ -15,7 +15,7 @@ from grader.engine.checks import Branching, branchings
 from grader.engine.judge import Context
 from grader.engine.oracle import message_for, replay_of
 from grader.engine.plan import Plan
-from grader.engine.programs import Append, Block, Program, Style, programs, sweep
+from grader.engine.programs import Append, Block, Program, Style, programs, session_of, sweep
 from grader.engine.properties import Property
 from grader.engine.steps import LogVar
 
@@ -77,17 +77,13 @@ def build(plan: Plan, program: Program) -> tuple[LogVar, list[LogVar]]:
     return log, logs
 
 
-def _session(segment: object) -> str:
-    return segment.sessions[0] if isinstance(segment, Block) else segment.session_id  # type: ignore[attr-defined]
-
-
 def messages(plan: Plan, program: Program) -> None:
     """Every session (and one nobody used) replayed; every earlier replay repeated."""
     log, logs = build(plan, program)
     for session in [*program.family, "nobody"]:
         plan.replay(log, session, diagnose=diagnosis(log, session))
     for old, segment in zip(logs[1:], program.segments, strict=True):
-        session = _session(segment)
+        session = session_of(segment)
         if not isinstance(segment, Block) and len(old.model.events_for(session)) <= SHORT_SESSION:
             plan.replay(old, session, repeat=CHANGED, diagnose=diagnosis(old, session))
 
