@@ -5,7 +5,8 @@ Five phases against a ``python -m sqlite_demo serve`` subprocess, on a fresh dat
 1. The order-service session "订单客服" takes two turns ("你好", "帮我查一下订单数量"):
    six events, the tool call and its result among them.
 2. The server is SIGKILLed: no ``finally``, no ``close()``, no checkpoint. The commits sit
-   in the ``-wal`` file.
+   in the ``-wal`` file (on PostgreSQL: in the database server, read back over a connection
+   of the demo's own).
 3. A new server opens the same file: SQLite recovers the WAL, and the events and the
    replayed conversation are exactly what they were before the kill.
 4. A second session, the document assistant "文档助手", takes one turn: eight events in all,
@@ -25,7 +26,7 @@ from typing import Any
 
 from rich.console import Console
 
-from sqlite_demo.client import AgentClient
+from eventlog import StoreError
 from sqlite_demo.demo_output import (
     Checklist,
     event_table,
@@ -34,6 +35,8 @@ from sqlite_demo.demo_output import (
     replay_lines,
 )
 from sqlite_demo.server import ServerProcess
+from sqlite_demo.service.client import AgentClient
+from sqlite_demo.store.opening import describe_db, is_postgres_url, open_store
 
 GREETING_REPLY = "你好！我是订单客服助手，可以帮你查询订单数量。"  # noqa: RUF001
 ORDER_COUNT_REPLY = "你当前有 42 个订单。"
@@ -52,10 +55,10 @@ EXPECTED_SESSION_A = [
 class Demo:
     """The five phases, sharing one server process, one client and one checklist."""
 
-    def __init__(self, workdir: Path, db_path: Path, console: Console) -> None:
+    def __init__(self, workdir: Path, db: Path | str, console: Console) -> None:
         self.console = console
         self.checks = Checklist(console)
-        self.server = ServerProcess(db_path, workdir / "server.log")
+        self.server = ServerProcess(db, workdir / "server.log")
         self.labels: dict[str, str] = {}
         self.before_kill: dict[str, Any] = {}
 
@@ -94,18 +97,33 @@ class Demo:
         )
 
     def phase_2_kill(self) -> None:
-        """SIGKILL the server; the commits are left in the -wal file."""
+        """SIGKILL the server; the commits are left in the -wal file (or in PostgreSQL)."""
         self._heading(2, "SIGKILL the server: no cleanup code runs")
         pid = self.server.pid
         status = self.server.kill()
         self.console.print(f"  sent SIGKILL to server pid {pid}; its exit status: {status}")
+        self.checks.expect_equal("the server died of SIGKILL", status, -9)
+        if isinstance(self.server.db, str):
+            self._committed_in_postgres(self.server.db)
+            return
         wal = Path(f"{self.server.db_path}-wal")
         wal_size = wal.stat().st_size if wal.exists() else 0
         db_size = self.server.db_path.stat().st_size
         self.console.print(f"  {self.server.db_path.name}: {db_size} bytes")
         self.console.print(f"  {wal.name}: {wal_size} bytes (the commits, not yet checkpointed)")
-        self.checks.expect_equal("the server died of SIGKILL", status, -9)
         self.checks.check("the -wal file is left behind, holding the commits", wal_size > 0)
+
+    def _committed_in_postgres(self, url: str) -> None:
+        # No file to show: the commits are the database server's. Read them back over a
+        # connection of our own, as any other server would.
+        with open_store(url) as store:
+            events = store.get_events_for_session(self._id_of("sess_a"))
+        self.console.print(f"  {describe_db(url)}: {len(events)} events of session A committed")
+        self.checks.expect_equal(
+            "PostgreSQL holds the six events, read over another connection",
+            [e.event_id for e in events],
+            [event_id for event_id, _, _ in EXPECTED_SESSION_A],
+        )
 
     def phase_3_replay_after_restart(self) -> None:
         """A new server on the same file reads and replays session A as before the kill."""
@@ -181,17 +199,19 @@ class Demo:
         self.checks.start_phase(f"Phase {number}: {title}")
 
 
-def run_demo(db_path: Path | None = None) -> int:
+def run_demo(db_path: Path | str | None = None) -> int:
     """Run the demo; return 0 if every check held, 1 if one failed, 2 if it could not run.
 
     Args:
         db_path: the database to create; by default a file in a temporary directory that is
             removed afterwards. An existing, non-empty file is refused: the demo's checks
-            expect event ids to start at 1, and it never writes into someone's data.
+            expect event ids to start at 1, and it never writes into someone's data. A
+            ``postgresql://`` URL names an existing database, which must hold no session.
     """
     console = make_console()
     if db_path is not None and (problem := _unusable(db_path)):
-        console.print(f"refusing to run the demo on {db_path}: {problem}", markup=False)
+        shown = describe_db(db_path)
+        console.print(f"refusing to run the demo on {shown}: {problem}", markup=False)
         return 2
     started = time.monotonic()
     with tempfile.TemporaryDirectory(prefix="sqlite_demo_") as workdir:
@@ -203,12 +223,25 @@ def run_demo(db_path: Path | None = None) -> int:
     return print_summary(demo.checks, console, time.monotonic() - started)
 
 
-def _unusable(db_path: Path) -> str:
+def _unusable(db_path: Path | str) -> str:
     """Say why the demo cannot use ``db_path``; an empty string when it can."""
+    if isinstance(db_path, str) and is_postgres_url(db_path):
+        return _unusable_postgres(db_path)
+    db_path = Path(db_path)
     if not db_path.parent.is_dir():
         return f"the directory {db_path.parent} does not exist"
     if db_path.exists() and db_path.stat().st_size > 0:
         return "the file already exists and holds data; give a path that does not exist yet"
+    return ""
+
+
+def _unusable_postgres(url: str) -> str:
+    try:
+        with open_store(url) as store:
+            if store.list_all_sessions():
+                return "the database holds sessions; give an empty database"
+    except StoreError as error:
+        return str(error)
     return ""
 
 

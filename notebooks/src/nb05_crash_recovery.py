@@ -64,8 +64,8 @@ CELLS = [
     import tempfile
     from pathlib import Path
 
-    from sqlite_demo.client import AgentClient
     from sqlite_demo.server import ServerProcess
+    from sqlite_demo.service.client import AgentClient
 
     workdir = tempfile.TemporaryDirectory()
     DB_PATH = Path(workdir.name) / "agent.db"
