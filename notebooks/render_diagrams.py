@@ -9,7 +9,8 @@ files of diagrams that are gone.
 It needs mermaid-cli, which runs Mermaid in a headless Chromium: ``mmdc`` on the PATH, the
 command given with ``--mmdc``, or else ``npx`` fetches the pinned version below. Chromium is
 taken from ``PUPPETEER_EXECUTABLE_PATH`` or ``/usr/bin/chromium`` (Debian: ``apt-get install
-chromium``), so npm need not download a browser of its own.
+chromium``), so npm need not download a browser of its own. Chinese labels need a font
+that has them (Debian: ``apt-get install fonts-noto-cjk``), or their boxes are measured wrong.
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ import subprocess
 import tempfile
 from pathlib import Path
 
-from build import cell_modules
+from build import OUT_DIRS, TranslationMissing, cell_modules, markdown_in
 from diagrams import DIAGRAMS_DIR, Diagram, find_diagrams
 
 MERMAID_CLI = "@mermaid-js/mermaid-cli@11.17.0"
@@ -45,14 +46,17 @@ ATTRIBUTE_VALUE = re.compile(r'="[^"]*"')
 
 
 def all_diagrams() -> list[Diagram]:
-    """Every diagram of every notebook module, in notebook order."""
-    return [
-        diagram
-        for module in cell_modules()
-        for diagram in find_diagrams(
-            module.__name__, [cell.source for cell in module.CELLS if cell.kind == "markdown"]
-        )
-    ]
+    """Every diagram of every notebook module, in notebook order, in each language its
+    cells are translated into (a notebook not fully translated yet draws none in Chinese)."""
+    found = []
+    for module in cell_modules():
+        for language in OUT_DIRS:
+            try:
+                markdown = markdown_in(module, language)
+            except TranslationMissing:
+                continue
+            found += find_diagrams(module.__name__, markdown, language)
+    return found
 
 
 def mmdc_command(explicit: str | None) -> list[str]:

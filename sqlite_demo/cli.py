@@ -32,6 +32,7 @@ from pathlib import Path
 
 from eventlog import StorageError, StoreError
 from sqlite_demo.live.event_stream import DEFAULT_MAX_STREAMS
+from sqlite_demo.texts import LANGUAGES, default_language, say
 
 #: Where ``serve`` looks for its token when ``--token`` is not given (not on the command
 #: line, which every user of the machine can read).
@@ -45,7 +46,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command in (None, "demo"):
         from sqlite_demo.demo import run_demo
 
-        return run_demo(db_path=getattr(args, "db", None))
+        return run_demo(db_path=getattr(args, "db", None), language=getattr(args, "lang", None))
     if args.command == "sdk":
         from sqlite_demo.sdk_demo import run_sdk_demo
 
@@ -71,6 +72,8 @@ def _build_parser() -> argparse.ArgumentParser:
         help="database file to create, or an empty PostgreSQL database's postgresql:// URL"
         " (default: a temp file)",
     )
+    language_help = say("cli.demo_lang", None, default=default_language())
+    demo.add_argument("--lang", choices=LANGUAGES, help=language_help)
     sdk = commands.add_parser(
         "sdk", help="an OpenAI Agents SDK agent SIGKILLed mid-run, resumed from the log"
     )

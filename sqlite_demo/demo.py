@@ -37,6 +37,7 @@ from sqlite_demo.demo_output import (
 from sqlite_demo.server import ServerProcess
 from sqlite_demo.service.client import AgentClient
 from sqlite_demo.store.opening import describe_db, is_postgres_url, open_store
+from sqlite_demo.texts import default_language, say
 
 GREETING_REPLY = "你好！我是订单客服助手，可以帮你查询订单数量。"  # noqa: RUF001
 ORDER_COUNT_REPLY = "你当前有 42 个订单。"
@@ -55,9 +56,10 @@ EXPECTED_SESSION_A = [
 class Demo:
     """The five phases, sharing one server process, one client and one checklist."""
 
-    def __init__(self, workdir: Path, db: Path | str, console: Console) -> None:
+    def __init__(self, workdir: Path, db: Path | str, console: Console, language: str) -> None:
         self.console = console
-        self.checks = Checklist(console)
+        self.language = language
+        self.checks = Checklist(console, language)
         self.server = ServerProcess(db, workdir / "server.log")
         self.labels: dict[str, str] = {}
         self.before_kill: dict[str, Any] = {}
@@ -77,7 +79,7 @@ class Demo:
 
     def phase_1_two_turns(self) -> None:
         """Two turns in session A give the chapter's six events, tool call included."""
-        self._heading(1, "two turns in the order-service session")
+        self._heading(1)
         with self._client() as client:
             session_a = self._new_session(client, "订单客服", "sess_a")
             first = client.send_message(session_a, "你好")
@@ -85,63 +87,60 @@ class Demo:
             events = client.get_events(session_a)
             self.before_kill = self._reads_of(client, session_a)
         self.console.print(event_table(events, self.labels))
-        self.checks.expect_equal("the greeting is answered", first["reply"], GREETING_REPLY)
-        self.checks.expect_equal("the order count is answered", second["reply"], ORDER_COUNT_REPLY)
-        self.checks.expect_equal(
-            "the log holds the chapter's six events", _shape(events), EXPECTED_SESSION_A
-        )
-        self.checks.expect_equal(
-            "each reply came with its turn's events, already in the log",
-            [*first["events"], *second["events"]],
-            events,
-        )
+        self.checks.expect_equal(self._say("demo.check.greeting"), first["reply"], GREETING_REPLY)
+        claim = self._say("demo.check.order_count")
+        self.checks.expect_equal(claim, second["reply"], ORDER_COUNT_REPLY)
+        claim = self._say("demo.check.six_events")
+        self.checks.expect_equal(claim, _shape(events), EXPECTED_SESSION_A)
+        claim = self._say("demo.check.committed_first")
+        self.checks.expect_equal(claim, [*first["events"], *second["events"]], events)
 
     def phase_2_kill(self) -> None:
         """SIGKILL the server; the commits are left in the -wal file (or in PostgreSQL)."""
-        self._heading(2, "SIGKILL the server: no cleanup code runs")
+        self._heading(2)
         pid = self.server.pid
         status = self.server.kill()
-        self.console.print(f"  sent SIGKILL to server pid {pid}; its exit status: {status}")
-        self.checks.expect_equal("the server died of SIGKILL", status, -9)
+        self._line("demo.killed", pid=pid, status=status)
+        self.checks.expect_equal(self._say("demo.check.killed"), status, -9)
         if isinstance(self.server.db, str):
             self._committed_in_postgres(self.server.db)
             return
         wal = Path(f"{self.server.db_path}-wal")
         wal_size = wal.stat().st_size if wal.exists() else 0
         db_size = self.server.db_path.stat().st_size
-        self.console.print(f"  {self.server.db_path.name}: {db_size} bytes")
-        self.console.print(f"  {wal.name}: {wal_size} bytes (the commits, not yet checkpointed)")
-        self.checks.check("the -wal file is left behind, holding the commits", wal_size > 0)
+        self._line("demo.file_size", name=self.server.db_path.name, size=db_size)
+        self._line("demo.wal_size", name=wal.name, size=wal_size)
+        self.checks.check(self._say("demo.check.wal_left"), wal_size > 0)
 
     def _committed_in_postgres(self, url: str) -> None:
         # No file to show: the commits are the database server's. Read them back over a
         # connection of our own, as any other server would.
         with open_store(url) as store:
             events = store.get_events_for_session(self._id_of("sess_a"))
-        self.console.print(f"  {describe_db(url)}: {len(events)} events of session A committed")
+        self._line("demo.postgres_committed", database=describe_db(url), count=len(events))
         self.checks.expect_equal(
-            "PostgreSQL holds the six events, read over another connection",
+            self._say("demo.check.postgres_committed"),
             [e.event_id for e in events],
             [event_id for event_id, _, _ in EXPECTED_SESSION_A],
         )
 
     def phase_3_replay_after_restart(self) -> None:
         """A new server on the same file reads and replays session A as before the kill."""
-        self._heading(3, "restart on the same file and replay")
-        self.console.print(f"  restarted: server pid {self.server.pid}, same file, same port")
+        self._heading(3)
+        self._line("demo.restarted", pid=self.server.pid)
         with self._client() as client:
             after = self._reads_of(client, self._id_of("sess_a"))
         for line in replay_lines(after["replay"]):
             self.console.print(f"  {line}", markup=False)
         before = self.before_kill
-        claim = "the events are exactly those before the kill"
+        claim = self._say("demo.check.same_events")
         self.checks.expect_equal(claim, after["events"], before["events"])
-        claim = "the replayed conversation is exactly that before the kill"
+        claim = self._say("demo.check.same_replay")
         self.checks.expect_equal(claim, after["replay"], before["replay"])
 
     def phase_4_second_session(self) -> None:
         """Session B adds two events; session A reads exactly as before."""
-        self._heading(4, "a second session: isolation by the data model")
+        self._heading(4)
         session_a = self._id_of("sess_a")
         with self._client() as client:
             session_b = self._new_session(client, "文档助手", "sess_b")
@@ -151,28 +150,23 @@ class Demo:
         self.console.print(event_table(sorted(all_events, key=_event_id), self.labels))
         counts = [sum(e["session_id"] == s for e in all_events) for s in (session_a, session_b)]
         types = [event["type"] for event in turn["events"]]
-        claim = "the document assistant answered: one user_message, one assistant_message"
+        claim = self._say("demo.check.assistant_answered")
         self.checks.expect_equal(claim, types, ["user_message", "assistant_message"])
-        self.checks.expect_equal("8 events in all: sess_a 6 + sess_b 2", counts, [6, 2])
-        self.checks.expect_equal(
-            "sess_a reads (events, messages, replay) are unchanged", reads_a, self.before_kill
-        )
+        self.checks.expect_equal(self._say("demo.check.eight_events"), counts, [6, 2])
+        claim = self._say("demo.check.isolated")
+        self.checks.expect_equal(claim, reads_a, self.before_kill)
         message_ids = [row["event_id"] for row in reads_a["messages"]]
-        self.checks.expect_equal(
-            "getMessages(sess_a) event_ids are [1, 2, 3, 6]: the projection is a slice",
-            message_ids,
-            [1, 2, 3, 6],
-        )
+        claim = self._say("demo.check.projection_slice")
+        self.checks.expect_equal(claim, message_ids, [1, 2, 3, 6])
 
     def phase_5_resume(self) -> None:
         """A client that saw events up to 4 asks for the rest and gets 5 and 6."""
-        self._heading(5, "resume: what came after event 4?")
+        self._heading(5)
         with self._client() as client:
             later = client.get_events(self._id_of("sess_a"), after=4)
         self.console.print(event_table(later, self.labels))
-        self.checks.expect_equal(
-            "events after 4 in sess_a are 5 and 6", [e["event_id"] for e in later], [5, 6]
-        )
+        claim = self._say("demo.check.resumed")
+        self.checks.expect_equal(claim, [e["event_id"] for e in later], [5, 6])
 
     def _client(self) -> AgentClient:
         return AgentClient(self.server.url, token=self.server.token)
@@ -180,7 +174,7 @@ class Demo:
     def _new_session(self, client: AgentClient, title: str, label: str) -> str:
         session_id: str = client.create_session(title)["id"]
         self.labels[session_id] = label
-        self.console.print(f"  created {label} ({title}): {session_id}", markup=False)
+        self._line("demo.created", label=label, title=title, session_id=session_id)
         return session_id
 
     def _id_of(self, label: str) -> str:
@@ -193,13 +187,21 @@ class Demo:
             "replay": client.replay(session_id),
         }
 
-    def _heading(self, number: int, title: str) -> None:
+    def _heading(self, number: int) -> None:
+        title = self._say("demo.phase", number=number, title=self._say(f"demo.phase.{number}"))
         self.console.print()
-        self.console.rule(f"Phase {number}: {title}", align="left")
-        self.checks.start_phase(f"Phase {number}: {title}")
+        self.console.rule(title, align="left")
+        self.checks.start_phase(title)
+
+    def _say(self, message_id: str, **fields: object) -> str:
+        return say(message_id, self.language, **fields)
+
+    def _line(self, message_id: str, **fields: object) -> None:
+        """Print one indented line of the demo's story, as plain text (never rich markup)."""
+        self.console.print(f"  {self._say(message_id, **fields)}", markup=False)
 
 
-def run_demo(db_path: Path | str | None = None) -> int:
+def run_demo(db_path: Path | str | None = None, language: str | None = None) -> int:
     """Run the demo; return 0 if every check held, 1 if one failed, 2 if it could not run.
 
     Args:
@@ -207,39 +209,42 @@ def run_demo(db_path: Path | str | None = None) -> int:
             removed afterwards. An existing, non-empty file is refused: the demo's checks
             expect event ids to start at 1, and it never writes into someone's data. A
             ``postgresql://`` URL names an existing database, which must hold no session.
+        language: of everything it prints (``en`` or ``zh``); by default this copy's.
     """
     console = make_console()
-    if db_path is not None and (problem := _unusable(db_path)):
-        shown = describe_db(db_path)
-        console.print(f"refusing to run the demo on {shown}: {problem}", markup=False)
+    language = language or default_language()
+    if db_path is not None and (problem := _unusable(db_path, language)):
+        shown = say("demo.refused", language, path=describe_db(db_path), problem=problem)
+        console.print(shown, markup=False)
         return 2
     started = time.monotonic()
     with tempfile.TemporaryDirectory(prefix="sqlite_demo_") as workdir:
-        demo = Demo(Path(workdir), db_path or Path(workdir) / "demo.db", console)
+        demo = Demo(Path(workdir), db_path or Path(workdir) / "demo.db", console, language)
         try:
             demo.run()
         except Exception as error:  # any failure is reported as a failed demo, not a traceback
-            demo.checks.check("the demo ran to the end", False, f"{type(error).__name__}: {error}")
+            ran = say("demo.check.ran_to_end", language)
+            demo.checks.check(ran, False, f"{type(error).__name__}: {error}")
     return print_summary(demo.checks, console, time.monotonic() - started)
 
 
-def _unusable(db_path: Path | str) -> str:
+def _unusable(db_path: Path | str, language: str) -> str:
     """Say why the demo cannot use ``db_path``; an empty string when it can."""
     if isinstance(db_path, str) and is_postgres_url(db_path):
-        return _unusable_postgres(db_path)
+        return _unusable_postgres(db_path, language)
     db_path = Path(db_path)
     if not db_path.parent.is_dir():
-        return f"the directory {db_path.parent} does not exist"
+        return say("demo.no_directory", language, directory=db_path.parent)
     if db_path.exists() and db_path.stat().st_size > 0:
-        return "the file already exists and holds data; give a path that does not exist yet"
+        return say("demo.file_holds_data", language)
     return ""
 
 
-def _unusable_postgres(url: str) -> str:
+def _unusable_postgres(url: str, language: str) -> str:
     try:
         with open_store(url) as store:
             if store.list_all_sessions():
-                return "the database holds sessions; give an empty database"
+                return say("demo.database_holds_sessions", language)
     except StoreError as error:
         return str(error)
     return ""

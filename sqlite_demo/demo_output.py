@@ -18,6 +18,8 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
+from sqlite_demo.texts import say
+
 #: Width used when the output is not a terminal, so piped output never depends on $COLUMNS.
 PIPED_WIDTH = 110
 
@@ -72,6 +74,7 @@ class Checklist:
     """Prints each check as it is made and remembers, per phase, whether all of them held."""
 
     console: Console
+    language: str = "en"
     results: list[tuple[str, bool]] = field(default_factory=list)
     phase: str = "setup"
 
@@ -84,15 +87,19 @@ class Checklist:
         self.results.append((self.phase, holds))
         # escape(): claims hold brackets ("[1, 2, 3, 6]") that rich would read as markup.
         if holds:
-            self.console.print(f"  [green]passed[/green]  {escape(claim)}")
+            passed = say("demo.passed", self.language)
+            self.console.print(f"  [green]{passed}[/green]  {escape(claim)}")
         else:
             suffix = f": {detail}" if detail else ""
-            self.console.print(f"  [bold red]FAILED[/bold red]  {escape(claim + suffix)}")
+            failed = say("demo.failed", self.language)
+            self.console.print(f"  [bold red]{failed}[/bold red]  {escape(claim + suffix)}")
         return holds
 
     def expect_equal(self, claim: str, actual: object, expected: object) -> bool:
         """Check ``actual == expected``; on failure the detail shows both."""
-        return self.check(claim, actual == expected, f"got {actual!r}, expected {expected!r}")
+        shown = {"actual": repr(actual), "expected": repr(expected)}
+        detail = say("demo.got_expected", self.language, **shown)
+        return self.check(claim, actual == expected, detail)
 
     def phase_verdicts(self) -> list[tuple[str, bool]]:
         """Return each phase, in order, with whether every one of its checks held."""
@@ -113,13 +120,20 @@ def print_summary(checks: Checklist, console: Console, seconds: float) -> int:
     Returns:
         0 when every check held, 1 otherwise.
     """
+    language = checks.language
     console.print()
     for phase, held in checks.phase_verdicts():
-        verdict = "[green]passed[/green]" if held else "[bold red]FAILED[/bold red]"
-        console.print(f"{escape(phase)}: {verdict}")
+        verdict = (
+            f"[green]{say('demo.passed', language)}[/green]"
+            if held
+            else f"[bold red]{say('demo.failed', language)}[/bold red]"
+        )
+        console.print(say("demo.verdict", language, phase=escape(phase), verdict=verdict))
     total = len(checks.results)
     if checks.failures:
-        console.print(f"[bold red]{checks.failures} of {total} checks FAILED[/bold red]")
+        shown = say("demo.checks_failed", language, failures=checks.failures, total=total)
+        console.print(f"[bold red]{shown}[/bold red]")
         return 1
-    console.print(f"[bold green]all {total} checks passed[/bold green] in {seconds:.1f} s")
+    shown = say("demo.checks_passed", language, total=total, seconds=f"{seconds:.1f}")
+    console.print(f"[bold green]{shown}[/bold green]")
     return 0

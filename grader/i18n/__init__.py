@@ -25,6 +25,8 @@ from contextvars import ContextVar
 from functools import cache
 from typing import Any
 
+from grader.i18n import edition
+
 LANGUAGES: tuple[str, ...] = ("en", "zh")
 DEFAULT_LANGUAGE = "en"
 #: The order GNU gettext consults the environment in.
@@ -59,8 +61,9 @@ def detect_language(environ: Mapping[str, str] | None = None) -> str:
 
 
 def current_language() -> str:
-    """The language chosen with :func:`use_language`, else the one the locale names."""
-    return _chosen_language.get() or detect_language()
+    """The language chosen with :func:`use_language`, else this copy's (a Chinese learner's
+    copy speaks Chinese whatever the machine's locale), else the one the locale names."""
+    return _chosen_language.get() or edition.LANGUAGE or detect_language()
 
 
 def use_language(language: str | None) -> None:

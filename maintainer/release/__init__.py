@@ -16,6 +16,7 @@ from pathlib import Path
 from grader.i18n import text
 from maintainer.release.files import KIT_ROOT, ReleaseRefused, WrittenCopy, write_copy
 from maintainer.release.isolation import copy_only_environment
+from maintainer.release.manifest import ENGLISH
 from maintainer.release.proofs import (
     FAILED,
     ProofResult,
@@ -48,15 +49,18 @@ def prove_release(copy_dir: Path) -> list[ProofResult]:
         ]
 
 
-def make_release(out_dir: Path, kit_root: Path = KIT_ROOT) -> tuple[WrittenCopy, list[ProofResult]]:
-    """Write the learner's copy of the last commit into ``out_dir`` and prove it.
+def make_release(
+    out_dir: Path, kit_root: Path = KIT_ROOT, language: str = ENGLISH
+) -> tuple[WrittenCopy, list[ProofResult]]:
+    """Write the learner's copy of the last commit into ``out_dir``, in ``language``, and
+    prove it.
 
     Raises:
         ValueError: a :class:`ReleaseRefused` or
             :class:`~maintainer.release.committed.NotACheckout` whose message says why nothing was
             written and what to do.
     """
-    written = write_copy(out_dir, kit_root)
+    written = write_copy(out_dir, kit_root, language)
     return written, prove_release(out_dir.resolve())
 
 
@@ -65,8 +69,10 @@ def render_proofs(proofs: list[ProofResult]) -> str:
     lines = []
     for proof in proofs:
         status = text(f"release.outcome.{proof.outcome}")
-        line = f"[{status}] {text(proof.name)}"
-        lines.append(f"{line}: {proof.detail}" if proof.detail else line)
+        shown = text(proof.name)
+        if proof.detail:  # "notebook executes: 03_....ipynb", in the language's punctuation
+            shown = text("release.proof.detail", proof=shown, detail=proof.detail)
+        lines.append(f"[{status}] {shown}")
     return "\n".join(lines)
 
 
@@ -82,9 +88,9 @@ def render_copy(written: WrittenCopy, out_dir: Path) -> str:
     return "\n".join(lines)
 
 
-def run_release(out_dir: Path) -> int:
+def run_release(out_dir: Path, language: str = ENGLISH) -> int:
     """Release, print the summary, and return the exit status: 0 when no proof failed."""
-    written, proofs = make_release(out_dir)
+    written, proofs = make_release(out_dir, language=language)
     print(render_copy(written, out_dir))
     print(render_proofs(proofs))
     failed = [proof for proof in proofs if proof.outcome == FAILED]

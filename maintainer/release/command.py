@@ -1,15 +1,16 @@
-"""``python -m grader release OUT_DIR``: write the learner's copy and prove it works."""
+"""``python -m grader release OUT_DIR [--lang zh]``: write the learner's copy, in English or
+in Chinese, and prove it works (``--lang`` is also the language of the release's messages)."""
 
 from __future__ import annotations
 
 import argparse
 from pathlib import Path
 
-from grader.i18n import LANGUAGES, text
+from grader.i18n import text
 from maintainer.release import run_release
 from maintainer.release.committed import NotACheckout
 from maintainer.release.files import ReleaseRefused
-from maintainer.release.manifest import ManifestError
+from maintainer.release.manifest import ENGLISH, LANGUAGES, ManifestError
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -18,7 +19,7 @@ def build_parser() -> argparse.ArgumentParser:
         prog="python -m grader release", description=text("cli.release.description")
     )
     parser.add_argument("out_dir", type=Path, metavar="OUT_DIR", help=text("cli.release.out"))
-    parser.add_argument("--lang", choices=LANGUAGES, help=text("cli.lang"))
+    parser.add_argument("--lang", choices=LANGUAGES, help=text("cli.release.lang"))
     return parser
 
 
@@ -27,7 +28,7 @@ def main(argv: list[str]) -> int:
     was refused (nothing is written then; the message says why and what to do)."""
     arguments = build_parser().parse_args(argv)
     try:
-        return run_release(arguments.out_dir)
+        return run_release(arguments.out_dir, arguments.lang or ENGLISH)
     except (ReleaseRefused, NotACheckout, ManifestError) as error:
         print(text("cli.release.refused", reason=error))
         return 2

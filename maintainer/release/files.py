@@ -19,7 +19,9 @@ from maintainer.release.committed import (
     read_blobs,
     uncommitted_changes,
 )
-from maintainer.release.manifest import in_manifest, learner_files
+from maintainer.release.manifest import ENGLISH, in_manifest, learner_files
+from maintainer.translations.catalogs import DOCUMENTS
+from maintainer.translations.markdown import rendered
 
 KIT_ROOT = Path(__file__).resolve().parents[2]
 STUBS = "exercises/"
@@ -72,8 +74,8 @@ def regular_files(entries: list[CommittedFile], wanted: set[str]) -> dict[str, C
     return chosen
 
 
-def write_copy(out_dir: Path, kit_root: Path = KIT_ROOT) -> WrittenCopy:
-    """Write the learner's copy of the last commit into ``out_dir``.
+def write_copy(out_dir: Path, kit_root: Path = KIT_ROOT, language: str = ENGLISH) -> WrittenCopy:
+    """Write the learner's copy of the last commit into ``out_dir``, in ``language``.
 
     Raises:
         ReleaseRefused: for any reason in the module docstring; nothing is written then.
@@ -84,21 +86,28 @@ def write_copy(out_dir: Path, kit_root: Path = KIT_ROOT) -> WrittenCopy:
     check_output_folder(out_dir, kit_root)
     commit = head_commit(kit_root)
     check_stubs_are_committed(kit_root)
-    files = write_commit(out_dir, kit_root, commit)
-    left_out = [line for line in uncommitted_changes(kit_root) if in_manifest(line[3:])]
+    files = write_commit(out_dir, kit_root, commit, language)
+    left_out = [line for line in uncommitted_changes(kit_root) if in_manifest(line[3:], language)]
     return WrittenCopy(commit, files, left_out)
 
 
-def write_commit(out_dir: Path, kit_root: Path, commit: str) -> list[str]:
-    """Write the manifest's files of ``commit`` into ``out_dir``; return the copy's paths."""
+def write_commit(out_dir: Path, kit_root: Path, commit: str, language: str = ENGLISH) -> list[str]:
+    """Write the manifest's files of ``commit`` into ``out_dir``; return the copy's paths.
+
+    A translated document is written as readers see it: without the markers that tie its
+    sections to the English (:mod:`maintainer.translations.markdown`).
+    """
     entries = committed_files(kit_root, commit)
-    sources = learner_files(entry.path for entry in entries)
+    sources = learner_files((entry.path for entry in entries), language)
     committed = regular_files(entries, set(sources.values()))
     blobs = read_blobs(kit_root, [entry.blob for entry in committed.values()])
     contents = dict(zip(committed, blobs, strict=True))
     for copy_path, source in sources.items():
         target = out_dir / copy_path
         target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_bytes(contents[source])
+        content = contents[source]
+        if source in DOCUMENTS.values():
+            content = rendered(content.decode("utf-8")).encode("utf-8")
+        target.write_bytes(content)
         target.chmod(REGULAR_MODES[committed[source].mode])
     return list(sources)

@@ -9,6 +9,12 @@ benchmarks), ``notebooks/README.md`` (it explains ``src/`` and ``build.py``),
 names the benchmarks' output). Their learner versions live in ``docs/learner/``. Anything
 not named here (``solutions/``, ``tests/``, ``benchmarks/``, ``docs/``, ``.ci/``, the
 notebooks' sources and tools) never reaches a learner.
+
+A copy in another language (``release DEST --lang zh``) is the same list with the learner's
+words in that language: :data:`TRANSLATED` names the committed files written in place of the
+English ones (the READMEs, the exercises with their docstrings translated, the notebooks
+built in that language, and the ``edition.py`` that makes the grader, the demo and the live
+page speak it by default).
 """
 
 from __future__ import annotations
@@ -38,6 +44,24 @@ WRITTEN_FOR_LEARNERS: dict[str, str] = {
 }
 
 
+#: Language -> {path in the copy: the committed file written there instead}. Each notebook
+#: ``notebooks/NAME.ipynb`` of the copy comes from ``notebooks/<language>/NAME.ipynb``.
+TRANSLATED: dict[str, dict[str, str]] = {
+    "zh": {
+        "README.md": "docs/learner/zh/README.md",
+        "notebooks/README.md": "docs/learner/zh/notebooks-README.md",
+        "exercises/__init__.py": "docs/learner/zh/exercises/__init__.py",
+        "exercises/event_log.py": "docs/learner/zh/exercises/event_log.py",
+        "exercises/sessions.py": "docs/learner/zh/exercises/sessions.py",
+        "exercises/replay.py": "docs/learner/zh/exercises/replay.py",
+        "grader/i18n/edition.py": "docs/learner/zh/edition.py",
+        "sqlite_demo/edition.py": "docs/learner/zh/edition.py",
+    },
+}
+ENGLISH = "en"
+LANGUAGES = (ENGLISH, *TRANSLATED)
+
+
 class ManifestError(ValueError):
     """The manifest names something the commit does not hold."""
 
@@ -51,16 +75,21 @@ def matches(entry: str, path: str) -> bool:
     return parent == folder and fnmatchcase(name, pattern)
 
 
-def in_manifest(path: str) -> bool:
+def in_manifest(path: str, language: str = ENGLISH) -> bool:
     """Tell whether a kit path (committed or not) would be part of a learner's copy."""
+    translated = TRANSLATED.get(language, {})
+    notebook = bool(translated) and matches(f"notebooks/{language}/*.ipynb", path)
+    if path in translated.values() or notebook:
+        return True
     return path in WRITTEN_FOR_LEARNERS.values() or any(matches(e, path) for e in COPIED)
 
 
-def learner_files(committed: Iterable[str]) -> dict[str, str]:
+def learner_files(committed: Iterable[str], language: str = ENGLISH) -> dict[str, str]:
     """Map each file of the learner's copy to the committed file it is written from.
 
     Args:
         committed: every file path in the commit being released.
+        language: the copy's language; English, or one of :data:`TRANSLATED`.
 
     Returns:
         ``{path in the copy: committed path}``, sorted by path in the copy.
@@ -76,4 +105,24 @@ def learner_files(committed: Iterable[str]) -> dict[str, str]:
     if unmatched or missing:
         raise ManifestError(text("release.refused.manifest", paths=", ".join(unmatched + missing)))
     files.update(WRITTEN_FOR_LEARNERS)
+    files.update(translated_files(files, set(committed), language))
     return dict(sorted(files.items()))
+
+
+def translated_files(files: dict[str, str], committed: set[str], language: str) -> dict[str, str]:
+    """The files of an English copy that a copy in ``language`` takes from elsewhere.
+
+    Raises:
+        ManifestError: a translation the commit does not hold (a notebook not built in that
+            language, say).
+    """
+    if language == ENGLISH:
+        return {}
+    chosen = dict(TRANSLATED[language])
+    for path in files:
+        if matches("notebooks/*.ipynb", path):
+            chosen[path] = f"notebooks/{language}/{path.removeprefix('notebooks/')}"
+    missing = sorted(source for source in chosen.values() if source not in committed)
+    if missing:
+        raise ManifestError(text("release.refused.manifest", paths=", ".join(missing)))
+    return chosen

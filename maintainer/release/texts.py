@@ -5,6 +5,7 @@ from __future__ import annotations
 
 EN = {
     "cli.release.description": "Write the learner's copy of the kit from the last commit, then prove that it works on its own.",
+    "cli.release.lang": "the copy's language, and that of these messages: en (the default) or zh",
     "cli.release.out": "a new or empty folder outside the kit",
     "cli.release.refused": "No release written: {reason}",
     "release.cell": "cell {number} (`{first_line}`)",
@@ -31,6 +32,7 @@ EN = {
     "release.outcome.skipped": "skipped",
     "release.proof.demo": "python -m sqlite_demo completes",
     "release.proof.grader": "the grader runs against the stubs",
+    "release.proof.detail": "{proof}: {detail}",
     "release.proof.notebook": "notebook executes",
     "release.proof.notebooks": "the notebooks execute",
     "release.proof.stands_alone": "the copy stands alone (no solutions; the kit's packages come from the copy)",
@@ -53,6 +55,7 @@ EN = {
 # fmt: off
 ZH: dict[str, tuple[str, str]] = {
     "cli.release.description": ("9690c7ed", "从最近一次提交写出学习者版的套件副本，再验证它能独立运行。"),
+    "cli.release.lang": ("d686edb6", "副本的语言，也是这些消息的语言：en（默认）或 zh"),
     "cli.release.out": ("eb1453ff", "套件之外的一个新文件夹或空文件夹"),
     "cli.release.refused": ("4f3b20b6", "没有写出副本：{reason}"),
     "release.cell": ("4af37e9f", "第 {number} 个单元格（`{first_line}`）"),
@@ -79,6 +82,7 @@ ZH: dict[str, tuple[str, str]] = {
     "release.outcome.skipped": ("389595a4", "跳过"),
     "release.proof.demo": ("e4214af5", "python -m sqlite_demo 能完整跑完"),
     "release.proof.grader": ("4a9bd9b0", "判题器能在桩代码上运行"),
+    "release.proof.detail": ("35dba81b", "{proof}：{detail}"),
     "release.proof.notebook": ("25e67d53", "notebook 能执行"),
     "release.proof.notebooks": ("8f11da16", "所有 notebook 都能执行"),
     "release.proof.stands_alone": ("4b1a36fb", "副本能独立运行（没有 solutions；套件的包都来自副本）"),

@@ -14,8 +14,9 @@ builder refuses a block whose ``.mmd`` differs from it, so a notebook can never 
 picture of an older diagram.
 
 A diagram names itself: ``nb04_sqlite_store-1`` is the first Mermaid block of
-``src/nb04_sqlite_store.py``. Its ``accTitle:`` line is required; it becomes the image's alt
-text (and the SVG's ``<title>``).
+``src/nb04_sqlite_store.py``, and ``nb04_sqlite_store-1.zh`` the same diagram in the Chinese
+cells of ``src/zh/nb04_sqlite_store.py``, labels translated. Its ``accTitle:`` line is
+required; it becomes the image's alt text (and the SVG's ``<title>``).
 """
 
 from __future__ import annotations
@@ -34,6 +35,7 @@ MERMAID_FENCE = re.compile(r"^```mermaid[ \t]*\n(?P<source>.*?)^```[ \t]*$", re.
 ACC_TITLE = re.compile(r"^\s*accTitle\s*:\s*(?P<title>.+?)\s*$", re.M)
 # The first line of every .mmd file, so that nobody edits the copy instead of the module.
 MMD_HEADER = f"%% Rendered from notebooks/src/{{module}}.py by {RENDER_COMMAND}; edit it there.\n"
+ENGLISH = "en"
 
 
 class DiagramError(Exception):
@@ -43,21 +45,26 @@ class DiagramError(Exception):
 
 @dataclass(frozen=True, slots=True)
 class Diagram:
-    """One Mermaid block of a notebook module: its name and its source text."""
+    """One Mermaid block of a notebook module: its name, its source text, and the language
+    of its labels."""
 
     module: str
     number: int
     source: str
+    language: str = ENGLISH
 
     @property
     def name(self) -> str:
-        """The file name stem in ``notebooks/diagrams/``, e.g. ``nb04_sqlite_store-1``."""
-        return f"{self.module}-{self.number}"
+        """The file name stem in ``notebooks/diagrams/``: ``nb04_sqlite_store-1``, or
+        ``nb04_sqlite_store-1.zh`` for its Chinese labels."""
+        suffix = "" if self.language == ENGLISH else f".{self.language}"
+        return f"{self.module}-{self.number}{suffix}"
 
     @property
     def mmd_text(self) -> str:
         """The text of ``NAME.mmd``: the header line, then the source exactly."""
-        return MMD_HEADER.format(module=self.module) + self.source
+        module = self.module if self.language == ENGLISH else f"{self.language}/{self.module}"
+        return MMD_HEADER.format(module=module) + self.source
 
     def alt_text(self) -> str:
         """The ``accTitle:`` of the diagram, fit for a markdown image's alt text.
@@ -75,12 +82,16 @@ class Diagram:
         return found["title"].replace("[", "(").replace("]", ")")
 
 
-def find_diagrams(module: str, markdown_sources: Iterable[str]) -> list[Diagram]:
+def find_diagrams(
+    module: str, markdown_sources: Iterable[str], language: str = ENGLISH
+) -> list[Diagram]:
     """Every Mermaid block in a module's markdown cells, numbered from 1 in reading order."""
     sources = [
         match["source"] for text in markdown_sources for match in MERMAID_FENCE.finditer(text)
     ]
-    return [Diagram(module, number, source) for number, source in enumerate(sources, start=1)]
+    return [
+        Diagram(module, number, source, language) for number, source in enumerate(sources, start=1)
+    ]
 
 
 def embed_diagrams(

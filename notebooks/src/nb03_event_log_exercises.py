@@ -257,10 +257,9 @@ CELLS = [
     """),
     code(r"""
     import grader
-    from grader.frontends.report import report_lines
+    from grader.frontends.report import report_text
 
-    for _style, line in report_lines(grader.grade(target="exercises")):
-        print(line)
+    print(report_text(grader.grade(target="exercises")))
     """),
     md(r"""
     When all five pass, you have written, in a few dozen lines, the semantics of the store

@@ -2,7 +2,9 @@
 
 =======  ====================================  ==========================================
 GET      /                                     the page (plain HTML, CSS and JavaScript)
-GET      /static/{name}                        its stylesheet and script, nothing else
+GET      /static/{name}                        its stylesheet and scripts, nothing else
+GET      /static/texts.js                      its words in English and Chinese, made from
+                                               :mod:`sqlite_demo.texts`
 GET      /sessions/{id}/tool_calls             the ``tool_calls`` projection rows, paged
 GET      /sessions/{id}/events/stream          the session's events as Server-Sent Events
                                                (see :mod:`sqlite_demo.live.stream_route`)
@@ -39,11 +41,13 @@ from sqlite_demo.service.pages import (
     name_next_page,
 )
 from sqlite_demo.store.contract import EventStore
+from sqlite_demo.texts import page_script
 
 #: The only files ``/static/`` serves, and their types: a lookup, never a path built from
 #: the request, so ``../`` and its encodings have nothing to reach.
 STATIC_FILES: Final = {
     "api.js": "text/javascript; charset=utf-8",
+    "i18n.js": "text/javascript; charset=utf-8",
     "live.css": "text/css; charset=utf-8",
     "live.js": "text/javascript; charset=utf-8",
     "log_view.js": "text/javascript; charset=utf-8",
@@ -92,6 +96,9 @@ def _add_page_routes(router: APIRouter) -> None:
 
     @router.get("/static/{name}", include_in_schema=False)
     def static_file(name: str) -> Response:
+        if name == "texts.js":  # made from the catalog, so the page's words live in one place
+            script = page_script()
+            return Response(script, media_type=STATIC_FILES["i18n.js"], headers=_PAGE_HEADERS)
         media_type = STATIC_FILES.get(name)
         if media_type is None:
             raise ApiError(404, "not_found", f"no static file {name!r}")

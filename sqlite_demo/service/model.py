@@ -43,7 +43,7 @@ _GREETING_REPLY = (
 )
 _ORDER_COUNT_REPLY = ("你当前有 {count} 个订单。", "You have {count} orders.")
 _SUMMARY_REPLY = (
-    "文档摘要：会话存为只追加的事件，进程崩溃后重放事件即可恢复。",
+    "文档摘要：会话以只追加的事件存在 SQLite 里，进程崩溃后回放这些事件即可恢复。",
     "Summary: the conversation is kept as append-only events in SQLite; replaying them "
     "restores it after a crash.",
 )

@@ -214,7 +214,7 @@ def test_the_proofs_are_listed_in_the_maintainers_language() -> None:
         shown = render_proofs(listed).splitlines()
     assert shown == [
         f"[{text('release.outcome.passed', 'zh')}] {text('release.proof.grader', 'zh')}",
-        f"[{text('release.outcome.skipped', 'zh')}] {text('release.proof.demo', 'zh')}: "
+        f"[{text('release.outcome.skipped', 'zh')}] {text('release.proof.demo', 'zh')}："  # noqa: RUF001 - a Chinese colon
         + text("release.skip.no_demo", "zh"),
     ]
 

@@ -11,6 +11,7 @@ import pytest
 
 from sqlite_demo.server import ServerProcess
 from sqlite_demo.service.client import AgentClient
+from sqlite_demo.texts import EN, say
 from tests.server_fixtures import StartServer
 from tests.service.helpers import query
 
@@ -34,6 +35,23 @@ def test_the_demo_runs_end_to_end_and_every_phase_passes(tmp_path: Path) -> None
     verdicts = VERDICT.findall(result.stdout)
     assert verdicts == [(str(phase), "passed") for phase in range(1, PHASES + 1)]
     assert "FAILED" not in result.stdout
+
+
+def test_the_demo_in_chinese_passes_every_phase_and_says_so_in_chinese_only(
+    tmp_path: Path,
+) -> None:
+    result = run_kit("demo", "--lang", "zh", cwd=tmp_path)
+
+    assert result.returncode == 0, result.stdout + result.stderr
+    for number in range(1, PHASES + 1):
+        phase = say("demo.phase", "zh", number=number, title=say(f"demo.phase.{number}", "zh"))
+        assert say("demo.verdict", "zh", phase=phase, verdict=say("demo.passed", "zh")) in (
+            result.stdout
+        )
+    # Every check a passing run states ("ran to the end" is said only when it did not).
+    checks = [key for key in EN if key.startswith("demo.check.") and key != "demo.check.ran_to_end"]
+    assert [key for key in checks if say(key, "zh") not in result.stdout] == []
+    assert [key for key in checks if say(key, "en") in result.stdout] == []
 
 
 def test_the_demo_on_a_given_path_leaves_the_eight_events_there(tmp_path: Path) -> None:

@@ -173,7 +173,7 @@ def test_the_schema_refuses_a_correction_row_without_its_pointer(
     store: EventStore, raw_db: RawDatabase
 ) -> None:
     # Behind the store's back: the database's own CHECK, on either backend.
-    with pytest.raises(raw_db.Refused, match="(?i)check"):
+    with pytest.raises(raw_db.Refused, match=r"(?i)check"):
         raw_db.execute(
             "INSERT INTO events (event_id, session_id, type, payload, created_at)"
             " VALUES (99, 's', 'item_removed', '{\"supersedes\":4}', 0)"

@@ -8,6 +8,7 @@
 // a bookmark (the cookie is HttpOnly: this script never sees the token).
 
 import { api, logIdsAfter, path, Refusal } from "./api.js";
+import { language, onLanguageChange, setLanguage, t, translatePage } from "./i18n.js";
 import * as log from "./log_view.js";
 import { compareWithLog, followSession } from "./stream.js";
 import * as views from "./views.js";
@@ -26,7 +27,31 @@ const state = {
   refreshTimer: null,
   refreshing: null,  // the refresh in flight, if any
   loadFailures: 0,
+  connection: ["idle", "page.not_connected", {}],  // the badge: its state, sentence, fields
+  sendStatus: ["", {}, ""],                         // under the message box: sentence, fields, kind
 };
+
+/** Set the connection badge, remembering what it says so a language switch can redraw it.
+ * A field may be a function: words of its own (a session's label), worded anew each time. */
+function showConnection(badgeState, key, fields = {}) {
+  state.connection = [badgeState, key, fields];
+  const worded = Object.entries(fields)
+    .map(([name, value]) => [name, typeof value === "function" ? value() : value]);
+  views.showConnection(badgeState, t(key, Object.fromEntries(worded)));
+}
+
+/** Say how the last send went ("" clears it), remembered for a language switch too. */
+function showSendStatus(key, fields = {}, kind = "") {
+  state.sendStatus = [key, fields, kind];
+  views.showSendStatus(key ? t(key, fields) : "", kind);
+}
+
+function redrawInLanguage() {
+  showConnection(...state.connection);
+  showSendStatus(...state.sendStatus);
+  views.showSessions(state.sessions, state.sessionId);
+  log.redrawChat();
+}
 
 /** The session the address names, or null: a malformed #hash is no selection at all. */
 function sessionInAddress() {
@@ -51,23 +76,24 @@ function follow(sessionId) {
   views.clearDerived();
   Object.assign(state, { sessionId, stream: null, receivedIds: [], lastId: 0 });
   if (!sessionId) {
-    views.showConnection("idle", "no session: create one");
+    showConnection("idle", "page.no_session");
     return;
   }
   history.replaceState(null, "", `${location.pathname}#${encodeURIComponent(sessionId)}`);
-  views.logLine(`following ${titleOf(sessionId)}`);
-  views.showConnection("retrying", "connecting…");
+  views.logLine(t("page.following", { title: titleOf(sessionId) }));
+  showConnection("retrying", "page.connecting");
   state.stream = followSession(sessionId, { event: onEvent, caughtUp: onCaughtUp, state: onState });
 }
 
 function titleOf(sessionId) {
   const session = state.sessions.find((s) => s.id === sessionId);
-  return session ? `"${session.title}" (${sessionId})` : sessionId;
+  return session ? t("page.session_named", { title: session.title, id: sessionId }) : sessionId;
 }
 
 function shortTitleOf(sessionId) {
   const session = state.sessions.find((s) => s.id === sessionId);
-  return `${session ? session.title : "session"} (${sessionId.slice(0, 13)}…)`;
+  const title = session ? session.title : t("page.unnamed_session");
+  return t("page.session_label", { title, id: sessionId.slice(0, 13) });
 }
 
 function onEvent(event) {
@@ -77,51 +103,58 @@ function onEvent(event) {
   state.receivedIds.push(event.event_id);
   state.lastId = Math.max(state.lastId, event.event_id);
   log.queueEvent(event, problem);
-  if (problem) views.logLine(`event ${event.event_id} should not be here: ${problem}`, "bad");
+  if (problem) {
+    const why = t(problem === "doubled" ? "page.problem.doubled" : "page.problem.other_session");
+    views.logLine(t("page.not_here", { id: event.event_id, problem: why }), "bad");
+  }
   scheduleRefresh();
 }
 
 async function onCaughtUp(info, resumedAfter) {
   log.drawNow();
-  views.showConnection("live", `live: ${shortTitleOf(state.sessionId)}`);
+  const followed = state.sessionId;
+  showConnection("live", "page.live", { title: () => shortTitleOf(followed) });
   scheduleRefresh();
   if (resumedAfter === null) return;
   const sessionId = state.sessionId;
   let verdict;
+  let good = false;
   try {
     const ids = await logIdsAfter(sessionId, resumedAfter, info.last_event_id);
     const { missing, doubled } = compareWithLog(
       state.receivedIds, ids, resumedAfter, info.last_event_id,
     );
-    verdict = missing.length || doubled.length
-      ? `but missing [${missing}] and doubled [${doubled}]`
-      : "nothing missing, nothing doubled";
+    good = !missing.length && !doubled.length;
+    verdict = good ? t("page.nothing_missing") : t("page.missing_doubled", { missing, doubled });
   } catch (error) {
-    verdict = `not compared with the log (${error.message})`;
+    verdict = t("page.not_compared", { error: error.message });
   }
   if (sessionId !== state.sessionId) return;
-  const good = verdict.startsWith("nothing");
-  const line = `reconnected: resumed after event ${resumedAfter}, ${verdict}`;
+  const line = t("page.reconnected", { id: resumedAfter, verdict });
   views.logLine(line, good ? "good" : "bad");
   views.chatNote(line);
   loadSessions(sessionId).catch(() => {});
 }
 
 function onState(name, detail) {
+  // A reason the stream gives itself is a sentence id; the server's own reasons are its words.
+  const reason = detail && detail.reason && detail.reason.startsWith("page.")
+    ? t(detail.reason) : detail && detail.reason;
+  const fields = { ...(typeof detail === "object" ? detail : {}), reason };
   if (name === "lost") {
-    views.showConnection("lost", "connection lost: reconnecting…");
-    views.logLine(`connection lost after event ${detail}; reconnecting…`, "bad");
-    views.chatNote(`connection lost after event ${detail}`, "lost");
+    showConnection("lost", "page.lost");
+    views.logLine(t("page.lost_after_reconnecting", { id: detail }), "bad");
+    views.chatNote(t("page.lost_after", { id: detail }), "lost");
   } else if (name === "retrying") {
-    views.showConnection("retrying", `${detail.reason}: reconnecting in ${detail.seconds} s (attempt ${detail.attempt})…`);
+    showConnection("retrying", "page.retrying", fields);
   } else if (name === "waiting") {
-    views.showConnection("waiting", `waiting ${detail.seconds} s (attempt ${detail.attempt}): ${detail.reason}`);
-    views.logLine(`the server refused the stream: ${detail.reason}; retrying in ${detail.seconds} s`, "bad");
+    showConnection("waiting", "page.waiting", fields);
+    views.logLine(t("page.refused_retrying", fields), "bad");
   } else if (name === "refused") {
-    views.showConnection("refused", `not following: ${detail.reason}`);
-    views.logLine(`the server refused the stream (${detail.status}): ${detail.reason}`, "bad");
+    showConnection("refused", "page.not_following", fields);
+    views.logLine(t("page.refused_stream", fields), "bad");
   } else if (name === "closing") {
-    views.logLine("the server is shutting down");
+    views.logLine(t("page.closing"));
   }
 }
 
@@ -165,7 +198,7 @@ async function send(submit) {
   const text = $("#message").value;
   if (!text.trim()) return;
   if (!state.sessionId) {
-    views.showSendStatus("create a session first", "bad");
+    showSendStatus("page.create_first", {}, "bad");
     return;
   }
   // A retry of the same message to the same session reuses its key, so that a request the
@@ -173,18 +206,16 @@ async function send(submit) {
   const what = `${state.sessionId}\n${text}`;
   if (!state.pending || state.pending.what !== what) state.pending = { what, key: newKey() };
   $("#send").disabled = true;
-  views.showSendStatus("sending…");
+  showSendStatus("page.sending");
   try {
     const headers = { "Idempotency-Key": state.pending.key };
     await api("POST", path(state.sessionId, "messages"), { content: text }, headers);
     state.pending = null;
     $("#message").value = "";
-    views.showSendStatus("");
+    showSendStatus("");
   } catch (error) {
-    const why = error instanceof Refusal
-      ? `refused: ${error.message}`
-      : "not sent: the server is unreachable. Press Send again to retry (same Idempotency-Key).";
-    views.showSendStatus(why, "bad");
+    if (error instanceof Refusal) showSendStatus("page.send_refused", { reason: error.message }, "bad");
+    else showSendStatus("page.send_unreachable", {}, "bad");
   } finally {
     $("#send").disabled = false;
   }
@@ -196,13 +227,14 @@ function newKey() {
 }
 
 async function newSession() {
-  const title = $("#new-title").value.trim() || `session ${state.sessions.length + 1}`;
+  const title = $("#new-title").value.trim()
+    || t("page.default_title", { number: state.sessions.length + 1 });
   try {
     const session = await api("POST", "sessions", { title });
     $("#new-title").value = "";
     follow(await loadSessions(session.id));
   } catch (error) {
-    views.showSendStatus(`could not create a session: ${error.message}`, "bad");
+    showSendStatus("page.create_failed", { reason: error.message }, "bad");
   }
 }
 
@@ -218,12 +250,12 @@ async function load() {
   } catch (error) {
     if (error instanceof Refusal) {
       // Only a new address (with its ?token=) can help: asking again would be refused again.
-      views.showConnection("refused", `not allowed in: ${error.message}`);
+      showConnection("refused", "page.not_allowed", { reason: error.message });
       return;
     }
     state.loadFailures += 1;
     const seconds = Math.min(2 ** (state.loadFailures - 1), 16);
-    views.showConnection("lost", `the server is unreachable: retrying in ${seconds} s…`);
+    showConnection("lost", "page.unreachable_retrying", { seconds });
     setTimeout(load, seconds * 1000);
   }
 }
@@ -236,6 +268,10 @@ function forgetTokenInAddress() {
 }
 
 function start() {
+  translatePage();
+  $("#language").value = language();
+  $("#language").addEventListener("change", (e) => setLanguage(e.target.value));
+  onLanguageChange(redrawInLanguage);
   forgetTokenInAddress();
   $("#composer").addEventListener("submit", send);
   $("#new-session").addEventListener("click", newSession);

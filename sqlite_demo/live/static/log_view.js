@@ -7,7 +7,8 @@
 // follows the end; scrolling to the top (or the "earlier" button) draws STEP more, older
 // ones. Every event stays in memory, so nothing is asked of the server to go back.
 
-import { element, row } from "./views.js";
+import { t } from "./i18n.js";
+import { element, row, visible } from "./views.js";
 
 const WINDOW = 200;
 const CORRECTIONS = ["item_removed", "session_cleared"];
@@ -54,6 +55,17 @@ export function queueEvent(event, problem) {
 export function drawNow() {
   if (view.frame !== null) cancelAnimationFrame(view.frame);
   drawQueued();
+}
+
+/** Re-word what the chat draws in words of its own (tool lines, the "earlier" button), after
+ * a language switch; messages are the log's own words and stay as they are. */
+export function redrawChat() {
+  const held = new Map(view.log.map(({ event }) => [String(event.event_id), event]));
+  for (const line of document.querySelectorAll("#chat li.tool[data-event-id]")) {
+    const event = held.get(line.dataset.eventId);
+    if (event) line.textContent = visible(chatElement(event).textContent);
+  }
+  showEarlierCount();
 }
 
 /** Every event held for the session, in arrival order, drawn or not. */
@@ -149,7 +161,7 @@ export function watchScrolling() {
 function showEarlierCount() {
   for (const button of document.querySelectorAll(".show-earlier")) {
     button.hidden = view.shownFrom === 0;
-    button.textContent = `${view.shownFrom} earlier events: show more`;
+    button.textContent = t("page.earlier_events", { count: view.shownFrom });
   }
 }
 
@@ -199,13 +211,13 @@ function chatElement(event) {
     case "assistant_message":
       return element("li", "bubble assistant", payload.content);
     case "tool_call":
-      return element("li", "tool", `tool call ${payload.call_id}: ${payload.name}(${payload.arguments})`);
+      return element("li", "tool", t("page.tool_call", payload));
     case "tool_result":
-      return element("li", "tool", `tool result ${payload.call_id}: ${payload.content}`);
+      return element("li", "tool", t("page.tool_result", payload));
     case "item_removed":
-      return element("li", "tool", `taken out: event ${payload.supersedes}`);
+      return element("li", "tool", t("page.item_removed", payload));
     case "session_cleared":
-      return element("li", "tool", `cleared: every event through ${payload.supersedes_through}`);
+      return element("li", "tool", t("page.session_cleared", payload));
     default:
       return element("li", "tool", `${event.type}: ${JSON.stringify(payload)}`);
   }

@@ -84,7 +84,7 @@ export function followSession(sessionId, handlers) {
     const detail = {
       attempt: failures,
       seconds: delay / 1000,
-      reason: refusal ? refusal.reason : "the server is unreachable",
+      reason: refusal ? refusal.reason : "page.unreachable",  // a sentence id: live.js words it
     };
     if (refusal) handlers.state("waiting", detail);
     else if (failures === 1) handlers.state("lost", lastEventId);

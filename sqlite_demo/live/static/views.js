@@ -4,6 +4,8 @@
 // would otherwise display the rest of the line reversed, and could make text read as
 // something it is not.
 
+import { t } from "./i18n.js";
+
 const $ = (selector) => document.querySelector(selector);
 
 // LRM, RLM, ALM; the embeddings and overrides LRE..RLO; the isolates LRI..PDI.
@@ -50,7 +52,7 @@ export function clearDerived() {
 export function showDerived({ replay, messages, toolCalls }) {
   const shown = replay.slice(-REPLIES_SHOWN);
   const before = replay.length - shown.length;
-  const note = before ? `// ${before} earlier messages not shown\n` : "";
+  const note = before ? `${t("page.earlier_messages", { count: before })}\n` : "";
   $("#replay").textContent = visible(note + JSON.stringify(shown, null, 2));
   $("#messages tbody").replaceChildren(
     ...messages.map((m) => row([m.event_id, m.role, m.content])),
@@ -63,12 +65,13 @@ export function showDerived({ replay, messages, toolCalls }) {
 /** Fill the session picker, selecting `selectedId`. */
 export function showSessions(sessions, selectedId) {
   const options = sessions.map((session) => {
-    const option = element("option", "", `${session.title} (${session.id.slice(0, 13)}…)`);
+    const label = t("page.session_label", { title: session.title, id: session.id.slice(0, 13) });
+    const option = element("option", "", label);
     option.value = session.id;
     option.selected = session.id === selectedId;
     return option;
   });
-  if (sessions.length === 0) options.push(element("option", "", "no sessions yet: create one"));
+  if (sessions.length === 0) options.push(element("option", "", t("page.no_sessions")));
   $("#session-picker").replaceChildren(...options);
 }
 

@@ -1,0 +1,190 @@
+"""The Chinese learner's copy says in Chinese what the English one says, and nothing else.
+
+Its stubs and notebooks are what the builders write now from the English sources, with the
+English code exactly (so the same cells give the same outputs); its docstrings' promises are
+the grader's own Chinese promises, one for one and in the contract's order; and no English
+prose is left in its READMEs, docstrings or notebook text, outside code and identifiers.
+"""
+
+# ruff: noqa: RUF001 - Chinese marks are what some of these tests look at
+
+from __future__ import annotations
+
+import ast
+import json
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from grader.engine.contract import FUNCTIONS
+from grader.i18n import text
+from maintainer.release.manifest import learner_files
+from maintainer.translations.docstrings import EXERCISE_FILES, KIT_ROOT, ZH_HEADING
+from maintainer.translations.notebooks import notebook_tool
+from maintainer.translations.stubs import STUBS_DIR, chinese_stubs
+from tests.grader.promises import bullets, docstrings
+from tests.learner_tools.test_release_copy import ABSENT, PATH_IN_BACKTICKS
+
+ZH_NOTEBOOKS = KIT_ROOT / "notebooks" / "zh"
+EN_NOTEBOOKS = KIT_ROOT / "notebooks"
+
+# What is not prose: code blocks, doctests and their output, comments, links' targets,
+# inline code, addresses, HTML tags, quoted identifiers ("a", "call_1").
+FENCED = re.compile(r"^\s*```.*?^\s*```", re.MULTILINE | re.DOTALL)
+DOCTEST = re.compile(r"^\s*(>>>|\.\.\.).*$|^\s*[(\[{'].*$", re.MULTILINE)
+NOT_PROSE = re.compile(r"<!--.*?-->|``[^`]*``|`[^`]*`|https?://\S+|<[^>]+>|\"[\w .-]*\"", re.DOTALL)
+IMAGE = re.compile(r"!\[([^\]]*)\]\([^)]*\)")  # the alt text is prose; the target is not
+LINK_TARGET = re.compile(r"\]\([^)]*\)")
+#: Names written in English in any language (products and protocols), removed before looking.
+NAMES = re.compile(r"OpenAI Chat Completions(?: API)?|OpenAI Agents SDK|Server-Sent Events")
+LATIN_RUN = re.compile(r"[A-Za-z][\w'+/-]*(?:[ \t]+[A-Za-z][\w'+/-]*)*")
+FUNCTION_WORDS = frozenset(
+    ("the", "a", "an", "and", "or", "of", "to", "is", "are", "was", "be", "in", "on", "for",
+     "with", "that", "this", "it", "by", "as", "at", "from", "not", "you", "your", "we", "our",
+     "what", "which", "when", "if")
+)  # fmt: skip
+
+
+def english_prose(document: str) -> list[str]:
+    """The runs of English words in ``document`` that read as prose rather than as names:
+    three words or more, or two with a function word ("the log", "is kept"). A single word
+    (``SQLite``, ``notebook``, ``payload``) is a name, as the glossary keeps some."""
+    document = FENCED.sub(" ", DOCTEST.sub(" ", document))
+    document = LINK_TARGET.sub("]", IMAGE.sub(r"\1", document))
+    document = NAMES.sub(" ", NOT_PROSE.sub(" ", document))
+    found = []
+    for run in LATIN_RUN.finditer(document):
+        words = run[0].split()
+        if len(words) >= 3 or (len(words) == 2 and FUNCTION_WORDS & {w.lower() for w in words}):
+            found.append(run[0])
+    return found
+
+
+def learners_texts(copy: Path) -> dict[str, str]:
+    """Every text a learner reads in ``copy``: the READMEs, each docstring of the exercises,
+    and each markdown cell of the notebooks, by where it is."""
+    texts = {name: (copy / name).read_text(encoding="utf-8")
+             for name in ("README.md", "notebooks/README.md")}  # fmt: skip
+    for path in sorted((copy / "exercises").glob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in [tree, *(node for node in tree.body if isinstance(node, ast.FunctionDef))]:
+            docstring = ast.get_docstring(node)
+            if docstring:
+                texts[f"exercises/{path.name} {getattr(node, 'name', '(module)')}"] = docstring
+    for path in sorted((copy / "notebooks").glob("*.ipynb")):
+        cells = json.loads(path.read_text(encoding="utf-8"))["cells"]
+        for number, cell in enumerate(cells, start=1):
+            if cell["cell_type"] == "markdown":
+                texts[f"notebooks/{path.name} cell {number}"] = "".join(cell["source"])
+    return texts
+
+
+def copy_of_the_working_tree(out: Path, language: str) -> Path:
+    """The learner's copy in ``language`` of the files git tracks or would track."""
+    listed = subprocess.run(
+        ["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
+        cwd=KIT_ROOT, capture_output=True, check=True,
+    ).stdout.decode()  # fmt: skip
+    existing = [path for path in listed.split("\0") if path and (KIT_ROOT / path).is_file()]
+    for copy_path, source in learner_files(existing, language).items():
+        (out / copy_path).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(KIT_ROOT / source, out / copy_path)
+    if language != "en":  # a release writes its translated documents without their markers
+        from maintainer.translations.markdown import rendered
+
+        for name in ("README.md", "notebooks/README.md"):
+            (out / name).write_text(rendered((out / name).read_text(encoding="utf-8")))
+    return out
+
+
+@pytest.fixture(scope="module")
+def chinese_copy(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return copy_of_the_working_tree(tmp_path_factory.mktemp("zh") / "learner", "zh")
+
+
+def test_no_english_prose_is_left_in_the_chinese_copy(chinese_copy: Path) -> None:
+    texts = learners_texts(chinese_copy)
+    assert len(texts) > 60  # two READMEs, the docstrings, every markdown cell
+    left = {where: runs for where, document in texts.items() if (runs := english_prose(document))}
+    assert left == {}
+
+
+def test_the_english_check_finds_english_prose_and_leaves_code_and_names_alone(
+    tmp_path: Path,
+) -> None:
+    english = learners_texts(copy_of_the_working_tree(tmp_path, "en"))
+    assert len([where for where, document in english.items() if english_prose(document)]) > 60
+    sentence = "日志只追加。The log is append-only. 回放就是折叠。"
+    assert english_prose(sentence) == ["The log is append-only"]
+    assert english_prose("日志只追加，而不是 overwritten in place。") == ["overwritten in place"]
+    names = (
+        '用 `get_events_for_session(log, "a")` 读取 SQLite 里的 payload；会话 "a" 不等于 '
+        "\"A\"。\n\n```python\nprint(the log is here)\n```\n\n>>> replay_session(log, 'a')\n"
+        "[{'role': 'user'}]\n[文档](https://example.com/the/docs) 和 OpenAI Chat Completions API"
+    )
+    assert english_prose(names) == []
+
+
+def test_the_chinese_stubs_are_what_the_builder_writes_now() -> None:
+    stored = {name: (STUBS_DIR / name).read_text(encoding="utf-8") for name in EXERCISE_FILES}
+    assert stored == chinese_stubs(), "run `python -m maintainer.translations build` and commit"
+
+
+@pytest.mark.parametrize("name", EXERCISE_FILES)
+def test_a_chinese_stub_is_its_english_stub_with_other_docstrings(name: str) -> None:
+    def code_of(source: str) -> str:
+        tree = ast.parse(source)
+        for node in [tree, *(node for node in tree.body if isinstance(node, ast.FunctionDef))]:
+            if ast.get_docstring(node) is not None:
+                node.body = node.body[1:]
+        return ast.dump(tree)
+
+    english = (KIT_ROOT / "exercises" / name).read_text(encoding="utf-8")
+    assert code_of((STUBS_DIR / name).read_text(encoding="utf-8")) == code_of(english)
+
+
+@pytest.mark.parametrize("function", [f for f in FUNCTIONS if f.promises], ids=lambda f: f.name)
+def test_the_chinese_promises_are_the_graders_one_for_one_in_the_contracts_order(
+    function,  # type: ignore[no-untyped-def]
+) -> None:
+    stated = bullets(docstrings(STUBS_DIR)[function.name], ZH_HEADING)
+    english = bullets(docstrings(KIT_ROOT / "exercises")[function.name])
+    worded = [text(f"promise.{promise}", "zh") for promise in function.promises]
+    # A Chinese line is wrapped between characters, so compare without the wrapping.
+    assert ["".join(bullet.split()) for bullet in stated] == ["".join(w.split()) for w in worded]
+    assert len(stated) == len(english) == len(function.promises)
+
+
+def test_the_chinese_notebooks_are_what_the_builder_writes_now(tmp_path: Path) -> None:
+    written = notebook_tool("build").build_all(tmp_path, "zh")
+    stored = sorted(path.name for path in ZH_NOTEBOOKS.glob("*.ipynb"))
+    assert sorted(path.name for path in written) == stored
+    stale = [path.name for path in written
+             if path.read_text(encoding="utf-8") != (ZH_NOTEBOOKS / path.name).read_text(
+                 encoding="utf-8")]  # fmt: skip
+    assert stale == [], "run `python notebooks/build.py` and commit the result"
+
+
+@pytest.mark.parametrize("path", sorted(EN_NOTEBOOKS.glob("*.ipynb")), ids=lambda p: p.stem)
+def test_a_chinese_notebook_has_its_english_code_cells_exactly(path: Path) -> None:
+    def cells(notebook: Path) -> list[tuple[str, str]]:
+        found = json.loads(notebook.read_text(encoding="utf-8"))["cells"]
+        return [(cell["cell_type"], "".join(cell["source"]) if cell["cell_type"] == "code"
+                 else "") for cell in found]  # fmt: skip
+
+    assert cells(ZH_NOTEBOOKS / path.name) == cells(path)
+
+
+@pytest.mark.parametrize("document", ["README.md", "notebooks/README.md"])
+def test_the_chinese_readmes_name_only_what_the_copy_holds(
+    chinese_copy: Path, document: str
+) -> None:
+    shown = (chinese_copy / document).read_text(encoding="utf-8")
+    assert [match[0] for match in ABSENT.finditer(shown)] == []
+    folders = (chinese_copy, (chinese_copy / document).parent)
+    named = {match[1] for match in PATH_IN_BACKTICKS.finditer(shown)}
+    assert named
+    assert sorted(path for path in named if not any((f / path).exists() for f in folders)) == []

@@ -1,0 +1,112 @@
+"""Every Chinese text reads as the chapter's: its terms from the one glossary, none of the
+words it rules out, Chinese punctuation, and a space between Chinese and Latin words.
+
+The grader's catalogs are held to this by ``tests/learner_tools/test_catalogs.py``; here the
+same rules reach every other translation: the exercises' docstrings, the READMEs, the
+notebooks (and their diagrams' labels), the demo and the live page.
+"""
+
+# ruff: noqa: RUF001 - Chinese marks are what these tests look at
+
+from __future__ import annotations
+
+import re
+import subprocess
+
+import pytest
+
+from grader.i18n import text_modules
+from grader.i18n.glossary import GLOSSARY, NEVER
+from maintainer.translations.catalogs import all_catalogs
+from maintainer.translations.docstrings import KIT_ROOT
+from tests.learner_tools.test_catalogs import CJK, prose, term_pattern
+
+GRADERS = {module.__name__ for module in text_modules()}
+CATALOGS = [
+    c for c in all_catalogs() if c.file.replace("/", ".").removesuffix(".py") not in GRADERS
+]
+FENCED = re.compile(r"^```.*?^```", re.MULTILINE | re.DOTALL)
+# Markup that is not prose: comments, link targets, images, table rules, inline code.
+MARKUP = re.compile(r"<!--.*?-->|\]\([^)]*\)|!\[[^\]]*\]|``[^`]*``|`[^`]*`|\|?-{3,}:?\|?")
+
+
+def pairs() -> list[tuple[str, str, str]]:
+    """(where, English, Chinese) for every translated entry outside the grader's catalogs."""
+    return [
+        (f"{catalog.file} {key}", english, catalog.chinese[key][1])
+        for catalog in CATALOGS
+        for key, english in catalog.english.items()
+        if key in catalog.chinese
+    ]
+
+
+DOCTEST = re.compile(r"^\s*(>>>|\.\.\.).*$|^\s*[(\[{'].*$", re.MULTILINE)
+
+
+def words_of(text: str) -> str:
+    """The prose of a longer text: code blocks, doctests and markup dropped, then as the
+    grader's catalog test reads a sentence."""
+    return prose(MARKUP.sub(" ", FENCED.sub(" ", DOCTEST.sub(" ", text))))
+
+
+def test_there_is_much_to_check() -> None:
+    assert len(pairs()) > 150
+
+
+@pytest.mark.parametrize("term", GLOSSARY)
+def test_a_term_is_translated_with_the_glossarys_words_every_time(term: str) -> None:
+    pattern, words = term_pattern(term), GLOSSARY[term]
+    unlike = [
+        where
+        for where, english, chinese in pairs()
+        if pattern.search(words_of(english)) and not any(w in chinese for w in words)
+    ]
+    assert unlike == []
+
+
+def test_no_translation_uses_a_word_the_glossary_rules_out() -> None:
+    used = [(where, word) for where, _, chinese in pairs() for word in NEVER if word in chinese]
+    assert used == []
+
+
+def test_no_file_of_the_kit_uses_a_word_the_glossary_rules_out() -> None:
+    # Beyond the catalogs too: a scripted model's reply, a comment, a diagram's label.
+    listed = subprocess.run(["git", "ls-files", "-z"], cwd=KIT_ROOT, capture_output=True,
+                            check=True).stdout.decode().split("\0")  # fmt: skip
+    ours = [path for path in listed if path and not path.startswith("tests/")
+            and path != "grader/i18n/glossary.py" and (KIT_ROOT / path).is_file()]  # fmt: skip
+    used = []
+    for path in ours:
+        try:
+            content = (KIT_ROOT / path).read_text(encoding="utf-8")
+        except UnicodeDecodeError:  # an image
+            continue
+        used += [(path, word) for word in NEVER if word in content]
+    assert used == []
+
+
+def test_chinese_punctuation_and_a_space_between_chinese_and_latin_words() -> None:
+    # Code is left alone: a Mermaid label or a command is not a sentence.
+    glued = re.compile(rf"{CJK}[,;:?!(]|{CJK}\.(?:\s|$)|{CJK}[A-Za-z0-9]|[A-Za-z0-9]{CJK}")
+    offenders = [
+        f"{where}: {match[0]!r}"
+        for where, _, chinese in pairs()
+        for match in glued.finditer(MARKUP.sub(" ", FENCED.sub(" ", chinese)))
+    ]
+    assert offenders == []
+
+
+def badly_closed(line: str) -> bool:
+    """Whether a ``**`` that closes bold text follows a mark and precedes a character:
+    CommonMark then does not read it as closing, and the asterisks show."""
+    parts = line.split("**")
+    closings = range(2, len(parts), 2)  # the text after each second **
+    return any(parts[i - 1][-1:] in "，。、；：！？）" and parts[i][:1].strip() for i in closings)
+
+
+def test_bold_text_closes_where_markdown_sees_it_close() -> None:
+    # "**崩溃。**进程" shows its asterisks: write "**崩溃**。进程".
+    wrong = [where for where, _, chinese in pairs() for line in chinese.splitlines()
+             if badly_closed(line)]  # fmt: skip
+    assert wrong == []
+    assert badly_closed("**崩溃。**进程") and not badly_closed("：**持久层**。**崩溃**。进程")
