@@ -7,10 +7,14 @@ on SQLite and on PostgreSQL (``fresh_db``), with the same assertions: the rule i
 
 from __future__ import annotations
 
+import threading
+from concurrent.futures import ThreadPoolExecutor
+
 import pytest
 
 from eventlog import CorrectionError, InvalidPayloadError, VersionConflictError
-from sqlite_demo import EventStore
+from sqlite_demo import EventStore, open_store
+from tests.databases import Database
 from tests.store.raw import RawDatabase
 
 CALL = {"call_id": "c1", "name": "query_order_count", "arguments": "{}"}
@@ -179,3 +183,27 @@ def test_the_schema_refuses_a_correction_row_without_its_pointer(
             " VALUES (99, 's', 'item_removed', '{\"supersedes\":4}', 0)"
         )
     assert len(store.get_events_for_session("s")) == 4
+
+
+def test_two_writers_removing_the_newest_item_at_once_remove_it_once(
+    store: EventStore, db: Database
+) -> None:
+    # Two stores (two connections, as two servers would hold), released together: each
+    # writer's rule reads the log inside its own append, while appends take turns, so the
+    # second sees the first's removal and is refused; never is one item removed twice.
+    start = threading.Barrier(2)
+
+    def remove_event_4() -> str:
+        with open_store(db) as writer:
+            start.wait()
+            try:
+                writer.append_event("s", "item_removed", {"supersedes": 4})
+            except CorrectionError:
+                return "refused"
+            return "removed"
+
+    with ThreadPoolExecutor(2) as pool:
+        outcomes = sorted(pool.map(lambda _: remove_event_4(), range(2)))
+    assert outcomes == ["refused", "removed"]
+    removals = [e for e in store.get_events_for_session("s") if e.type == "item_removed"]
+    assert [e.payload["supersedes"] for e in removals] == [4]
