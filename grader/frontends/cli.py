@@ -27,6 +27,7 @@ TARGET_ENV = "GRADER_TARGET"
 SUBCOMMANDS = {
     "batch": "grader.frontends.batch.command",
     "gradescope": "grader.frontends.gradescope.command",
+    "site": "grader.frontends.site.command",
     "release": "maintainer.release.command",
 }
 #: The exit status of a grading stopped with Ctrl+C: 128 + SIGINT, as shells report it.

@@ -16,8 +16,8 @@ denies, and reports, the ways to reach the kernel anyway (frames, ``gc``, tracin
 ``/proc/self/mem``, threads, subprocesses), and :mod:`.serve` authenticates every message
 both ways with a key only the kernel holds. Each file uses the standard library only.
 
-The same files run in a browser's worker, with no sandbox and no guard (see
-:func:`namespace`).
+The same files run in a browser's worker (:data:`WORKER_FILES`): the guard too, with
+:mod:`.messages` in place of :mod:`.serve`.
 """
 
 from __future__ import annotations
@@ -27,9 +27,15 @@ from typing import Any
 
 HERE = Path(__file__).resolve().parent
 #: The kernel's files, in the order they are executed into its namespace.
-FILES = ("capture", "isolated", "wire", "observe", "mutate", "calls", "plans", "guard", "serve")
+#: (:mod:`.loading` imports the submission; :mod:`.serve` is the pipes' end of the channel.)
+FILES = (
+    "capture", "isolated", "wire", "observe", "mutate", "calls", "plans", "guard", "loading",
+    "serve",
+)  # fmt: skip
 #: The files a kernel without a sandbox needs (no guard, no pipe).
-IN_PROCESS_FILES = FILES[:-2]
+IN_PROCESS_FILES = FILES[:7]
+#: The kernel in a browser's worker: the same files, with messages instead of pipes.
+WORKER_FILES = (*FILES[:-1], "messages")
 
 
 def sources(files: tuple[str, ...] = FILES) -> list[tuple[str, str]]:

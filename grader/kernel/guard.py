@@ -7,14 +7,26 @@ for each of them before it happens (PEP 578). This hook, installed before the su
 imported and impossible to remove, denies them:
 
 * frames: ``sys._getframe``, ``sys._current_frames``, and the frame of a traceback, a
-  generator or a coroutine. Denied with ValueError, which is what the standard library's own
-  "no frames on this platform" fallbacks expect (``namedtuple``, ``typing``, ``enum``,
-  ``warnings`` keep working). The kernel's own traceback reader is the one code allowed;
-* ``gc`` introspection, tracing and profiling hooks, new audit hooks, code objects built by
-  hand (or unmarshalled outside the import system), ``ctypes``, signals, threads,
-  subprocesses, ``kill``, sockets;
+  generator or a coroutine, whoever asks (the ``traceback`` module too: it hands each frame's
+  globals to ``linecache``, which learner code can replace). Denied with ValueError, which is
+  what the standard library's own "no frames on this platform" fallbacks expect
+  (``namedtuple``, ``typing``, ``enum``, ``logging`` keep working). The kernel's own traceback
+  reader is the one code allowed;
+* ``gc`` (its module cannot be imported: ``gc.garbage`` would hold the kernel's frames),
+  tracing and profiling hooks, new audit hooks, code objects built by hand or unmarshalled
+  from anything but the standard library's own ``.pyc`` files, compiling under a file name that
+  is not plain text or that claims a standard library file it is not, ``ctypes`` and native
+  code (extension modules from outside the standard library, SQLite extensions), signals,
+  threads, subprocesses, ``kill``, ``prlimit``, sockets;
 * files: reading ``/proc`` and ``/dev/fd`` (the way to the process's own memory and pipes),
-  and writing anywhere but the private temporary folder.
+  reading outside the submission, the standard library and the temporary folder, and
+  changing anything outside the temporary folder (SQLite databases included).
+
+The hook runs no learner code: every argument of an event may come from learner code
+(``sys.audit`` raises any event with any arguments), so each is checked for its exact type
+before it is used, and the hook makes no object whose class learner code could have
+changed. While it runs it lets every event through (its own reads of frames), so learner
+code running inside it would be free: that is what the exact types prevent.
 
 A denial is *reported* (its event, and the line of learner code that asked) when the
 learner's own code asked for it directly, or when nothing honest ever does it (a frame
@@ -25,12 +37,22 @@ with a report is graded ``tampered``.
 
 from __future__ import annotations
 
+import _thread as _guard_thread
+import gc as _guard_gc
+import posix as _guard_posix
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from grader.kernel.calls import where_raised
-    from grader.kernel.capture import _ROOTS, _STDLIB, _getframe, _list_append, _str_startswith
+    from grader.kernel.capture import (
+        _ROOTS,
+        _STDLIB,
+        _getframe,
+        _list_append,
+        _str_exact,
+        _str_startswith,
+    )
 
 #: Reports kept, oldest first (the trusted side reads them after every request).
 REPORTS: list[dict[str, str]] = []
@@ -39,15 +61,24 @@ FAULTS: list[str] = []
 MAX_REPORTS = 50
 FRAME_ATTRIBUTES = frozenset({"tb_frame", "gi_frame", "cr_frame", "ag_frame"})
 #: Modules no honest solution imports, and whose only use here would be to get around the
-#: guard or the sandbox.
+#: guard or the sandbox (``gc``: its ``garbage`` list; the ``dbm`` modules write files
+#: without an audit event). ``_imp`` and ``_thread`` are loaded already: these names stop
+#: them from being built again, with the functions the kernel replaced.
 DENIED_MODULES = frozenset(
     {
         "ctypes", "_ctypes", "signal", "_signal", "_posixsubprocess", "_posixshmem",
         "_testcapi", "_testinternalcapi", "_testbuffer", "_testmultiphase", "_testsinglephase",
+        "_testclinic", "_testimportmultiple", "_ctypes_test", "_xxtestfuzz",
         "_xxsubinterpreters", "_xxinterpchannels", "_interpreters", "_interpchannels",
-        "_interpqueues", "_lsprof", "_remote_debugging",
+        "_interpqueues", "_lsprof", "_remote_debugging", "gc", "_imp", "_thread", "dbm", "_dbm",
+        "_gdbm",
     }
 )  # fmt: skip
+#: Modules that do not exist where learner code runs, though the interpreter could make them:
+#: a browser's worker adds its bridges to JavaScript (:data:`.messages.BRIDGES`). Importing
+#: one fails as importing a missing module does on the command line, unreported, so a
+#: submission that tries gets the same grade in both places.
+ABSENT_MODULES: list[str] = []
 _IMPORT_MACHINERY = ("<frozen importlib", "<frozen zipimport")
 _SPOOFED = ("<frozen", "<kernel", "<grading")
 #: Paths no learner code may open: the process's memory, descriptors and the like.
@@ -56,13 +87,15 @@ _WRITE_MODES = ("w", "a", "x", "+")
 #: Files any code may read besides the submission, the standard library and its temp folder.
 _READABLE = ("/dev/null", "/dev/urandom", "/dev/random", "/dev/zero")
 _WRITE_FLAGS = 0o1 | 0o2 | 0o100 | 0o1000 | 0o2000  # O_WRONLY O_RDWR O_CREAT O_TRUNC O_APPEND
+_CO_OPTIMIZED = 0x1  # a function's frame: its locals are its variables, nothing else
+_PYC_HEADER = 16
+#: What a rule answers when it denies: the exception to raise, whether to report
+#: (``always``, ``direct``: when learner code asked itself, ``never``), and what to show.
+Denial = tuple[BaseException, str, str]
 
 
-class Denied(Exception):
-    """How one rule refuses an event: the exception to raise, and whether to report it."""
-
-    def __init__(self, error: BaseException, report: str, detail: str = "") -> None:
-        self.error, self.report, self.detail = error, report, detail
+def _deny(error: BaseException, report: str, detail: str = "") -> Denial:
+    return (error, report, detail)
 
 
 def install(
@@ -78,43 +111,64 @@ def install(
             learner code cannot make.
     """
     trusted = (where_raised.__code__, *(function.__code__ for function in kernel))
-    busy = [False]
+    busy: set[int] = set()
+    thread = _guard_thread.get_ident
+    gc_enabled, gc_disable, gc_enable = _guard_gc.isenabled, _guard_gc.disable, _guard_gc.enable
 
     def hook(event: str, args: tuple[Any, ...]) -> None:
-        if busy[0]:
-            return  # the hook's own frame reads
+        # ``event`` is always an exact str (CPython makes it from a C string); ``args`` may be
+        # anything learner code passed to sys.audit.
+        me = thread()
+        if me in busy:
+            return  # the hook's own frame reads (in this thread: never another's)
         rule = RULES.get(event)
         if rule is None:
             return
-        busy[0] = True
+        refusal = None
+        collecting = gc_enabled()
         try:
-            rule(args, temporary)
-        except Denied as denied:
-            _decide(denied, event, trusted)
+            # No garbage collection while the hook lets everything through: a collection
+            # runs the __del__ of learner objects, which would run here, unchecked.
+            gc_disable()
+            busy.add(me)
+            denial = rule(args, temporary)
+            if denial is not None:
+                refusal = _decide(denial, event, trusted)
+        except (RecursionError, MemoryError):
+            # Learner code used up the stack or the memory before asking: refuse, and do
+            # not call it a fault of the guard's.
+            refusal = RuntimeError("not available while grading")
         except Exception as error:
             # A bug in a rule: refuse (never let an event through unchecked), and tell the
             # trusted side, which reports it as the grader's own failure.
             if len(FAULTS) < MAX_REPORTS:
                 _list_append(FAULTS, f"{event}: {type(error).__name__}: {error}"[:300])
-            raise RuntimeError("the grader's guard failed") from None
+            refusal = RuntimeError("the grader's guard failed")
         finally:
-            busy[0] = False
+            busy.discard(me)
+            if collecting:
+                gc_enable()
+        if refusal is not None:
+            # Raised here, outside every except clause, so that it carries no __context__
+            # from inside the guard.
+            raise refusal
 
     sys_addaudithook(hook)
 
 
-def _decide(denied: Denied, event: str, trusted: tuple[Any, ...]) -> None:
-    """Let a trusted caller through; otherwise report (as the rule says) and refuse."""
+def _decide(denial: Denial, event: str, trusted: tuple[Any, ...]) -> BaseException | None:
+    """None for a trusted caller; otherwise report (as the rule says) and return the error."""
+    error, report, detail = denial
     caller = _caller(2)  # _decide <- hook <- (C: the audited operation) <- caller
-    if caller is not None and caller.f_code in trusted:
-        return
+    if caller is not None and any(caller.f_code is code for code in trusted):
+        return None
     direct = _learner_line(_past_imports(caller) if event == "import" else caller)
-    reported = denied.report == "always" or (denied.report == "direct" and direct is not None)
+    reported = report == "always" or (report == "direct" and direct is not None)
     where = direct or _first_learner_line(caller)
     if reported and len(REPORTS) < MAX_REPORTS:
-        detail = denied.detail or event
-        _list_append(REPORTS, {"event": event, "detail": detail[:200], "where": where or "?"})
-    raise denied.error
+        _list_append(REPORTS, {"event": event, "detail": (detail or event)[:200],
+                               "where": where or "?"})  # fmt: skip
+    return error
 
 
 def _caller(depth: int) -> Any:
@@ -145,7 +199,9 @@ def _learner_line(frame: Any) -> str | None:
     """``file:line`` if ``frame`` runs learner code (its files, or code it compiled)."""
     if frame is None:
         return None
-    filename = frame.f_code.co_filename
+    # An exact copy: ``_imp._fix_co_filename`` can give a code object a str subclass as its
+    # file name, whose own methods would run here.
+    filename = _str_exact(frame.f_code.co_filename)
     for root in _ROOTS:
         if _str_startswith(filename, root + "/"):
             return f"{filename[len(root) + 1 :]}:{frame.f_lineno}"
@@ -154,115 +210,205 @@ def _learner_line(frame: Any) -> str | None:
     return None
 
 
-def _frames(args: tuple[Any, ...], temporary: str) -> None:
-    raise Denied(ValueError("frames are not available while grading"), "direct")
+def _text_of(value: Any) -> str | None:
+    """``value`` as an exact str when it is a str or bytes (of any subclass), else None;
+    never runs a method of a subclass."""
+    kind = type(value)
+    if kind is str or issubclass(kind, str):
+        return _str_exact(value)  # an exact str itself, or a copy as one
+    if kind is bytes or issubclass(kind, bytes):
+        return bytes.decode(bytes(memoryview(value)), "utf-8", "surrogateescape")
+    return None
 
 
-def _attribute(args: tuple[Any, ...], temporary: str) -> None:
-    if len(args) > 1 and args[1] in FRAME_ATTRIBUTES:
-        if args[1] == "tb_frame" and _formatting_a_traceback(_caller(2)):
-            return
-        raise Denied(ValueError("frames are not available while grading"), "direct", args[1])
+# --- the rules: each gets the event's arguments and returns None (allowed) or a Denial ---
+def _frames(args: tuple[Any, ...], temporary: str) -> Denial | None:
+    return _deny(ValueError("frames are not available while grading"), "direct")
 
 
-def _formatting_a_traceback(caller: Any) -> bool:
-    """The ``traceback`` module walking a traceback for its own formatting (``format_exc``,
-    ``print_exc``, ``logging.exception``): it reads each frame's file and line and keeps text,
-    never the frame. A frame handed to anyone else (``walk_tb`` iterated by learner code) is
-    still denied: the consumer of the walk must be the module itself."""
-    if caller is None or caller.f_code.co_name not in _TRACEBACK_WALKS:
-        return False
-    consumer = caller.f_back
-    return (
-        _str_startswith(caller.f_code.co_filename, tuple(_STDLIB))
-        and consumer is not None
-        and consumer.f_code.co_filename == caller.f_code.co_filename
-    )
+def _attribute(args: tuple[Any, ...], temporary: str) -> Denial | None:
+    name = _text_of(args[1]) if len(args) > 1 else None
+    if name is not None and name in FRAME_ATTRIBUTES:
+        return _deny(ValueError("frames are not available while grading"), "direct", name)
+    return None
 
 
-_TRACEBACK_WALKS = frozenset({"_walk_tb_with_full_positions", "walk_tb"})
+def _never(args: tuple[Any, ...], temporary: str) -> Denial | None:
+    return _deny(RuntimeError("not allowed while grading"), "always")
 
 
-def _never(args: tuple[Any, ...], temporary: str) -> None:
-    raise Denied(RuntimeError("not allowed while grading"), "always")
-
-
-def _new_hook(args: tuple[Any, ...], temporary: str) -> None:
+def _new_hook(args: tuple[Any, ...], temporary: str) -> Denial | None:
     # A RuntimeError here makes sys.addaudithook skip the new hook silently (PEP 578).
-    raise Denied(RuntimeError("no more audit hooks"), "always")
+    return _deny(RuntimeError("no more audit hooks"), "always")
 
 
-def _process(args: tuple[Any, ...], temporary: str) -> None:
-    raise Denied(PermissionError("no processes, signals or sockets while grading"), "always")
+def _process(args: tuple[Any, ...], temporary: str) -> Denial | None:
+    return _deny(PermissionError("no processes, signals or sockets while grading"), "always")
 
 
-def _check_import(args: tuple[Any, ...], temporary: str) -> None:
-    name = args[0] if args and type(args[0]) is str else ""
-    if name.split(".")[0] in DENIED_MODULES:
-        raise Denied(ImportError(f"{name} is not available while grading"), "direct", name)
+def _native(args: tuple[Any, ...], temporary: str) -> Denial | None:
+    return _deny(PermissionError("no native code while grading"), "always")
 
 
-def _unmarshal(args: tuple[Any, ...], temporary: str) -> None:
-    """Only the import system, reading a standard library ``.pyc``: bytecode from anywhere
-    else (a file learner code wrote) could be made to read and write the process's memory."""
+def _check_import(args: tuple[Any, ...], temporary: str) -> Denial | None:
+    name = (_text_of(args[0]) if args else None) or ""
+    if any(part in DENIED_MODULES for part in name.split(".")):
+        return _deny(ImportError(f"{name} is not available while grading"), "direct", name)
+    if name.split(".")[0] in ABSENT_MODULES:
+        return _deny(ModuleNotFoundError(f"No module named {name!r}"), "never")
+    # An extension module (the import system names its file): only the standard library's
+    # own, and none of the denied ones under another name (``x._ctypes``).
+    path = _text_of(args[1]) if len(args) > 1 else None
+    if path is not None:
+        stem = path.rsplit("/", 1)[-1].split(".", 1)[0]
+        if stem in DENIED_MODULES or not _inside(_normal(path), _STDLIB):
+            return _deny(ImportError(f"{name} is not available while grading"), "always", path)
+    return None
+
+
+def _unmarshal(args: tuple[Any, ...], temporary: str) -> Denial | None:
+    """Only the import system reading a standard library ``.pyc``, and only the bytes that
+    file holds: bytecode from anywhere else (a file learner code wrote, bytes it made) could
+    be made to read and write the process's memory."""
     caller = _caller(2)  # the rule <- hook <- (C: marshal.loads) <- caller
-    if caller is not None and caller.f_code.co_name == "_compile_bytecode":
-        path = caller.f_locals.get("bytecode_path")
-        if type(path) is str and _inside(_normal(path), _STDLIB):
-            return
-    raise Denied(RuntimeError("marshal is not available while grading"), "always")
-
-
-def _compile(args: tuple[Any, ...], temporary: str) -> None:
-    filename = args[1] if len(args) > 1 else None
-    if type(filename) is bytes:
-        filename = filename.decode("utf-8", "replace")
-    if type(filename) is not str:
-        return
-    if _str_startswith(filename, _SPOOFED) or (
-        _str_startswith(filename, "/") and not _inside(filename, [*_ROOTS, *_STDLIB])
+    data: Any = args[0] if args else None
+    if (
+        caller is not None
+        and caller.f_code.co_name == "_compile_bytecode"
+        and caller.f_code.co_flags & _CO_OPTIMIZED
+        and _str_startswith(_str_exact(caller.f_code.co_filename), _IMPORT_MACHINERY)
+        and type(data) in (bytes, memoryview)
     ):
-        raise Denied(RuntimeError("that file name is not available"), "always", filename)
+        local = caller.f_locals  # a function's frame: a fresh dict of its variables
+        path = local.get("bytecode_path") if type(local) is dict else None
+        if type(path) is str and _inside(_normal(path), _STDLIB) and _file_holds(path, data):
+            return None
+    return _deny(RuntimeError("marshal is not available while grading"), "always")
 
 
-def _open(args: tuple[Any, ...], temporary: str) -> None:
+def _file_holds(path: str, data: bytes | memoryview) -> bool:
+    """Whether the ``.pyc`` file at ``path`` holds exactly ``data`` after its header."""
+    content = _read_file(path)
+    return content is not None and content[_PYC_HEADER:] == data
+
+
+def _read_file(path: str) -> bytes | None:
+    try:
+        fd = _guard_posix.open(path, _guard_posix.O_RDONLY)
+    except OSError:
+        return None
+    chunks: list[bytes] = []
+    try:
+        while chunk := _guard_posix.read(fd, 1 << 20):
+            _list_append(chunks, chunk)
+    except OSError:
+        return None
+    finally:
+        _guard_posix.close(fd)
+    return b"".join(chunks)
+
+
+def _compile(args: tuple[Any, ...], temporary: str) -> Denial | None:
+    source, filename = (*args, None, None)[:2]
+    if filename is None:
+        return None
+    if type(filename) not in (str, bytes):
+        # A str subclass as file name would run its own methods wherever the file name of
+        # that code is read (tracebacks, the guard's reports).
+        kind = type(filename).__name__
+        return _deny(RuntimeError("compile with a plain file name"), "always", kind)
+    name = _text_of(filename) or ""
+    if _str_startswith(name, _SPOOFED):
+        return _deny(RuntimeError("that file name is not available"), "always", name)
+    if not _str_startswith(name, "/"):
+        return None
+    if _inside(name, _ROOTS):
+        return None
+    if _inside(name, _STDLIB) and type(source) is bytes and source == _read_file(name):
+        return None  # the import system compiling a standard library module it has no .pyc for
+    return _deny(RuntimeError("that file name is not available"), "always", name)
+
+
+def _open(args: tuple[Any, ...], temporary: str) -> Denial | None:
     path, mode, flags = (*args, None, None, None)[:3]
-    if type(path) is bytes:
-        path = path.decode("utf-8", "surrogateescape")
-    if type(path) is not str:
-        raise Denied(PermissionError("open a file by its name"), "never")
+    if type(path) not in (str, bytes):
+        return _deny(PermissionError("open a file by its name"), "never")
+    path = _text_of(path) or ""
     full = _normal(path)
     if _inside(full, _FORBIDDEN_PATHS):
-        raise Denied(PermissionError(f"{path} is not available while grading"), "always", path)
+        return _deny(PermissionError(f"{path} is not available while grading"), "always", path)
     writing = (type(mode) is str and any(c in mode for c in _WRITE_MODES)) or (
         type(flags) is int and flags & _WRITE_FLAGS
     )
     if writing and not _inside(full, [temporary]):
-        raise Denied(PermissionError(f"write files under {temporary} only"), "never", path)
+        return _deny(PermissionError(f"write files under {temporary} only"), "never", path)
+    if writing and not _spend_a_write():
+        return _full()
     if not writing and not _inside(full, [*_ROOTS, *_STDLIB, temporary, *_READABLE]):
         # The kit, the grader and other submissions are not the learner's to read.
-        raise Denied(PermissionError(f"{path} is not available while grading"), "direct", path)
+        return _deny(PermissionError(f"{path} is not available while grading"), "direct", path)
+    return None
 
 
-def _paths(args: tuple[Any, ...], temporary: str) -> None:
+def _database(args: tuple[Any, ...], temporary: str) -> Denial | None:
+    """SQLite opens its files itself (no ``open`` event): in memory, or under the temp
+    folder, by a plain path (not a ``file:`` URI, which could ask for any file)."""
+    name = _text_of(args[0]) if args else None
+    if name is None or type(args[0]) not in (str, bytes):
+        return _deny(PermissionError("open a database by its name"), "direct")
+    if name in ("", ":memory:"):
+        return None
+    if not _str_startswith(name, "file:") and _inside(_normal(name), [temporary]):
+        return None if _spend_a_write() else _full()
+    return _deny(PermissionError(f"databases under {temporary} only"), "direct", name)
+
+
+def _paths(args: tuple[Any, ...], temporary: str) -> Denial | None:
     """Changing the file system (remove, rename, mkdir, ...) only under ``temporary``."""
     for arg in args:
-        if type(arg) in (str, bytes) and not _inside(_normal(_text(arg)), [temporary]):
-            raise Denied(PermissionError(f"change files under {temporary} only"), "never")
+        if type(arg) in (str, bytes) and not _inside(_normal(_text_of(arg) or ""), [temporary]):
+            return _deny(PermissionError(f"change files under {temporary} only"), "never")
+    return None
 
 
-def _listing(args: tuple[Any, ...], temporary: str) -> None:
+def _making(args: tuple[Any, ...], temporary: str) -> Denial | None:
+    """Making a folder or a FIFO: under ``temporary``, and within its budget."""
+    denial = _paths(args, temporary)
+    if denial is None and not _spend_a_write():
+        return _full()
+    return denial
+
+
+#: How many files (and folders) learner code may open for writing or make in its temporary
+#: folder, each capped by the file size limit: with bubblewrap the folder is a small tmpfs;
+#: with a uid of its own it is on the machine's disk, and this keeps it small too (16 files
+#: of at most 2 MiB). An honest solution writes none.
+MAX_WRITES = 16
+_WRITES = [0]
+
+
+def _full() -> Denial:
+    return _deny(OSError(28, "the temporary folder is full"), "never")
+
+
+def _spend_a_write() -> bool:
+    if _WRITES[0] >= MAX_WRITES:
+        return False
+    _WRITES[0] += 1
+    return True
+
+
+def _listing(args: tuple[Any, ...], temporary: str) -> Denial | None:
     path = args[0] if args else "."
-    if type(path) in (str, bytes) and _inside(_normal(_text(path)), _FORBIDDEN_PATHS):
-        raise Denied(PermissionError("not available while grading"), "always", _text(path))
+    if type(path) in (str, bytes):
+        text = _text_of(path) or ""
+        if _inside(_normal(text), _FORBIDDEN_PATHS):
+            return _deny(PermissionError("not available while grading"), "always", text)
+    return None
 
 
-def _refuse_quietly(args: tuple[Any, ...], temporary: str) -> None:
-    raise Denied(PermissionError("not available while grading"), "never")
-
-
-def _text(path: str | bytes) -> str:
-    return path.decode("utf-8", "surrogateescape") if type(path) is bytes else str(path)
+def _refuse_quietly(args: tuple[Any, ...], temporary: str) -> Denial | None:
+    return _deny(PermissionError("not available while grading"), "never")
 
 
 def _normal(path: str) -> str:
@@ -289,7 +435,7 @@ def _inside(path: str, folders: Any) -> bool:
 #: The folder relative paths start from (the kernel sets it, and the guard denies chdir).
 _CWD = ["/"]
 
-RULES: dict[str, Callable[[tuple[Any, ...], str], None]] = {
+RULES: dict[str, Callable[[tuple[Any, ...], str], Denial | None]] = {
     "sys._getframe": _frames,
     "sys._current_frames": _frames,
     "sys._current_exceptions": _frames,
@@ -302,12 +448,14 @@ RULES: dict[str, Callable[[tuple[Any, ...], str], None]] = {
     "sys.monitoring.register_callback": _never,
     "sys.remote_exec": _never,
     "code.__new__": _never,
+    "resource.prlimit": _never,
     "sys.addaudithook": _new_hook,
     "import": _check_import,
     "marshal.loads": _unmarshal,
     "marshal.load": _unmarshal,
     "compile": _compile,
     "open": _open,
+    "sqlite3.connect": _database,
     "os.listdir": _listing,
     "os.scandir": _listing,
     "os.chdir": _refuse_quietly,
@@ -315,19 +463,26 @@ RULES: dict[str, Callable[[tuple[Any, ...], str], None]] = {
     "os.symlink": _refuse_quietly,
     "os.link": _refuse_quietly,
     **dict.fromkeys(
-        ("os.remove", "os.rename", "os.rmdir", "os.mkdir", "os.chmod", "os.chown", "os.utime",
-         "os.truncate", "os.mkfifo", "os.mknod", "shutil.rmtree", "shutil.move", "shutil.copyfile"),
+        ("os.remove", "os.rename", "os.rmdir", "os.chmod", "os.chown", "os.utime",
+         "os.truncate", "os.setxattr", "os.removexattr", "os.chflags", "shutil.rmtree",
+         "shutil.move", "shutil.copyfile"),
         _paths,
     ),
+    **dict.fromkeys(("os.mkdir", "os.mkfifo", "os.mknod"), _making),
     **dict.fromkeys(
         ("os.fork", "os.forkpty", "os.posix_spawn", "os.spawn", "os.exec", "os.system",
          "subprocess.Popen", "os.kill", "os.killpg", "signal.pthread_kill", "os.pidfd_open",
          "os.setns", "os.unshare", "_thread.start_new_thread", "_thread.start_joinable_thread",
          "socket.__new__", "socket.bind", "socket.connect", "socket.getaddrinfo",
          "socket.gethostbyname", "socket.gethostbyaddr", "socket.sendto", "socket.sendmsg",
-         "ctypes.dlopen", "ctypes.dlsym", "ctypes.cdata", "ctypes.call_function",
-         "ctypes.addressof", "ctypes.string_at", "ctypes.wstring_at",
-         "ctypes.create_string_buffer"),
+         "syslog.openlog", "syslog.syslog"),
         _process,
+    ),
+    **dict.fromkeys(
+        ("ctypes.dlopen", "ctypes.dlsym", "ctypes.cdata", "ctypes.call_function",
+         "ctypes.addressof", "ctypes.string_at", "ctypes.wstring_at",
+         "ctypes.create_string_buffer", "sqlite3.enable_load_extension",
+         "sqlite3.load_extension"),
+        _native,
     ),
 }  # fmt: skip

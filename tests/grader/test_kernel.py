@@ -70,7 +70,7 @@ def test_kernel_files_define_each_name_once() -> None:
     import ast
 
     seen: dict[str, str] = {}
-    for name in kernel.FILES:
+    for name in dict.fromkeys((*kernel.FILES, *kernel.WORKER_FILES)):
         tree = ast.parse((kernel.HERE / f"{name}.py").read_text(encoding="utf-8"))
         for node in tree.body:
             defined = [node.name] if isinstance(node, ast.FunctionDef | ast.ClassDef) else []

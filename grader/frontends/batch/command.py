@@ -80,7 +80,9 @@ def main(argv: list[str]) -> int:
     if chosen.note:
         print(text(chosen.note, python=chosen.python), flush=True)
     started = time.monotonic()
-    secrets = [KIT_ROOT / "grader", KIT_ROOT / "solutions", arguments.submissions]
+    # The whole kit (its tests hold correct implementations, its history the reference), the
+    # class folder and the previous outputs (other learners' results).
+    secrets = [*protect.kit_folders(KIT_ROOT), arguments.submissions, arguments.out]
     opened_for = [chosen.python, *isolation.stdlib_folders(chosen.python)]
     uid = chosen.isolation is isolation.Isolation.UID
     with protect.closed_to_others(secrets if uid else [], opened_for) as closed:

@@ -17,24 +17,25 @@ and the submission closed to it. Two variables let the tests run it outside Grad
 
 from __future__ import annotations
 
-import importlib.metadata
 import io
 import zipfile
 from pathlib import Path
 
+from grader.pins import HYPOTHESIS
 from grader.transport.workspace import IGNORED, KIT_ROOT
 
 #: What the autograder needs of the kit: the grader, and the stubs' ``__init__`` (a folder of
 #: exercise files is graded as the ``exercises`` package, whose imports it supplies).
 KIT_PARTS = ("grader", "exercises/__init__.py")
 #: The grader's only dependency at run time, pinned to the version every grade is made with.
-REQUIREMENTS = ("hypothesis",)
+REQUIREMENTS = {"hypothesis": HYPOTHESIS}
 HERE = Path(__file__).resolve().parent
 
 
 def requirements() -> str:
-    """``requirements.txt``: the grader's dependencies, at this environment's versions."""
-    return "".join(f"{name}=={importlib.metadata.version(name)}\n" for name in REQUIREMENTS)
+    """``requirements.txt``: the grader's dependencies, at the versions every grade is made
+    with (:mod:`grader.pins`), whatever this environment has."""
+    return "".join(f"{name}=={version}\n" for name, version in REQUIREMENTS.items())
 
 
 def build_zip(destination: Path) -> None:

@@ -1,0 +1,106 @@
+// The kernels, as the engine worker sees them: one warm spare, one running, and requests
+// with a deadline. This is the JavaScript half of grader/transport/worker.py (its Bridge).
+//
+// start() and request() return promises that the engine's Python waits on with JSPI
+// (pyodide.ffi.run_sync); while it waits, this worker's event loop delivers the kernel's
+// messages and fires the deadline's timer. A kernel that misses its deadline is terminated,
+// which stops any loop, and the next start() takes the spare.
+
+//: How long a fresh kernel worker may take to load Python before it counts as dead.
+const LOAD_SECONDS = 300;
+
+export class Kernels {
+  constructor(url) {
+    this.url = url;
+    this.spare = this.spawn();
+    this.current = null;
+    this.progress = [0, 0];
+  }
+
+  spawn() {
+    const worker = new Worker(this.url, { type: "module" });
+    const ready = new Promise((resolve) => {
+      const timer = setTimeout(() => resolve(false), LOAD_SECONDS * 1000);
+      worker.onmessage = (event) => {
+        clearTimeout(timer);
+        resolve(event.data === "loaded");
+      };
+      worker.onerror = () => {
+        clearTimeout(timer);
+        resolve(false);
+      };
+    });
+    return { worker, ready };
+  }
+
+  async start(code, boot, files, seconds) {
+    this.stop();
+    const kernel = this.spare;
+    this.spare = this.spawn();
+    if (!(await kernel.ready)) {
+      kernel.worker.terminate();
+      return { lines: [], stopped: "died", progress: [0, 0] };
+    }
+    this.current = kernel;
+    return this.exchange(kernel, { code, boot, files }, seconds, (body) =>
+      "ready" in body || "load_error" in body,
+    );
+  }
+
+  request(data, seconds) {
+    const kernel = this.current;
+    if (kernel === null) return Promise.resolve({ lines: [], stopped: "died", progress: [0, 0] });
+    return this.exchange(kernel, { request: data }, seconds, (body) => "done" in body);
+  }
+
+  // Send one message; collect answer lines until the closing one, the deadline or a death.
+  exchange(kernel, message, seconds, closes) {
+    this.progress = [0, 0];
+    return new Promise((resolve) => {
+      const lines = [];
+      const finish = (stopped) => {
+        clearTimeout(timer);
+        kernel.worker.onmessage = null;
+        kernel.worker.onerror = null;
+        if (stopped !== null) this.stop();
+        resolve({ lines, stopped, progress: this.progress });
+      };
+      const timer = setTimeout(() => finish("timed_out"), Math.max(0, seconds) * 1000);
+      kernel.worker.onerror = (event) => {
+        event.preventDefault();
+        finish("died");
+      };
+      kernel.worker.onmessage = (event) => {
+        const text = event.data;
+        if (typeof text !== "string") return finish("broken");
+        if (text.startsWith("progress ")) {
+          this.progress = text.split(" ").slice(1, 3).map(Number);
+        } else if (text.startsWith("answer ")) {
+          const line = text.slice(7);
+          lines.push(line);
+          // Only to know when to stop listening: the engine checks every line's MAC.
+          if (closes(parsed(line.slice(line.indexOf(" ") + 1)))) finish(null);
+        } else {
+          finish("broken");
+        }
+      };
+      kernel.worker.postMessage(message);
+    });
+  }
+
+  stop() {
+    if (this.current !== null) {
+      this.current.worker.terminate();
+      this.current = null;
+    }
+  }
+}
+
+function parsed(body) {
+  try {
+    const value = JSON.parse(body);
+    return value !== null && typeof value === "object" ? value : {};
+  } catch {
+    return {};
+  }
+}

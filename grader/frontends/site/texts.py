@@ -1,0 +1,59 @@
+"""The page's words, taken from the grader's catalogs at build time (English and Chinese).
+
+The page is plain JavaScript and does not run the catalogs: the build writes, for each
+language, every ``site.*`` sentence and each task's name, and the page picks the one it
+shows. The report itself is rendered by the engine worker, in Python, as the command line
+renders it.
+"""
+
+from __future__ import annotations
+
+import ast
+
+from grader.engine.contract import FUNCTIONS_BY_NAME
+from grader.i18n import LANGUAGES, catalog
+from grader.tasks import TASKS
+from grader.transport.workspace import EXERCISE_MODULES, KIT_ROOT
+
+PREFIX = "site."
+#: Every sentence the page's JavaScript shows (``words("title")`` or ``data-text="title"``
+#: there; a test holds the page's files to this list).
+PAGE_WORDS = (
+    "site.title", "site.language", "site.self_check", "site.exercise", "site.report",
+    "site.no_report", "site.check_all", "site.check_task", "site.hint", "site.download",
+    "site.upload", "site.reset", "site.reset_confirm", "site.saved", "site.uploaded",
+    "site.upload_refused", "site.loading_python", "site.loading_grader", "site.ready",
+    "site.grading", "site.graded", "site.error", "site.failed", "site.unsupported",
+)  # fmt: skip
+
+
+def page_texts() -> dict[str, object]:
+    """``{"languages", "texts": {language: {id: sentence}}, "tasks", "docs"}``, the ids
+    without their ``site.`` prefix."""
+    texts = {
+        language: {key[len(PREFIX) :]: catalog(language)[key] for key in PAGE_WORDS}
+        for language in LANGUAGES
+    }
+    tasks = [
+        {
+            "id": task.id,
+            "number": task.number,
+            "functions": list(task.own),
+            "names": {
+                language: catalog(language)[f"task.{task.id}.name"] for language in LANGUAGES
+            },
+        }
+        for task in TASKS
+    ]
+    return {"languages": list(LANGUAGES), "texts": texts, "tasks": tasks, "docs": docstrings()}
+
+
+def docstrings() -> dict[str, dict[str, str]]:
+    """Each exercise function's file and docstring (what, why, example, promises)."""
+    found: dict[str, dict[str, str]] = {}
+    for name in EXERCISE_MODULES:
+        tree = ast.parse((KIT_ROOT / "exercises" / name).read_text(encoding="utf-8"))
+        for node in tree.body:
+            if isinstance(node, ast.FunctionDef) and node.name in FUNCTIONS_BY_NAME:
+                found[node.name] = {"file": name, "doc": ast.get_docstring(node) or ""}
+    return found

@@ -1,0 +1,96 @@
+"""Importing the submission, and what every answer closes with: shared by both channels.
+
+:mod:`.serve` (pipes, in a sandboxed child) and :mod:`.messages` (``postMessage``, in a
+browser's worker) load the submission the same way and report the same things after every
+request, so a submission that loads, or fails to, says so in the same words everywhere.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from grader.kernel.calls import describe
+    from grader.kernel.capture import _ROOTS, _sys_modules
+    from grader.kernel.guard import FAULTS, REPORTS
+    from grader.kernel.plans import FUNCTIONS
+
+import _thread
+import gc as _gc
+import sys as _sys
+
+# Taken before learner code runs, like everything in :mod:`.capture`.
+_count_threads = _thread._count
+_gc_callbacks = _gc.callbacks
+
+
+def _after_request() -> dict[str, Any]:
+    """What the trusted side must know once a request is answered: every report so far, and
+    the things a guard cannot refuse on this Python (a thread started, a gc callback)."""
+    if _count_threads():
+        _note("thread", "a thread was started")
+    if _gc_callbacks:
+        _note("gc.callbacks", "a gc callback was added")
+        _gc_callbacks.clear()
+    return {"reports": list(REPORTS), "faults": list(FAULTS)}
+
+
+def _note(event: str, detail: str) -> None:
+    if not any(report["event"] == event for report in REPORTS):
+        REPORTS.append({"event": event, "detail": detail, "where": "?"})
+
+
+def _load(config: dict[str, Any]) -> dict[str, Any]:
+    """Import the submission; ``ready`` with nothing else, or why it did not load."""
+    try:
+        module = _import(config)
+    except SyntaxError as error:
+        return {"load_error": _syntax(error), **_after_request()}
+    except SystemExit as error:
+        return {"load_error": {"kind": "exit", "code": repr(error.code)[:200]}, **_after_request()}
+    except MemoryError:
+        return {"load_error": {"kind": "memory"}, **_after_request()}
+    except BaseException as error:
+        details = {"kind": "raised", **describe(error), **_module_of(error)}
+        return {"load_error": details, **_after_request()}
+    missing = []
+    for name in config["functions"]:
+        function = getattr(module, name, None)
+        if callable(function):
+            FUNCTIONS[name] = function
+        else:
+            missing.append(name)
+    if missing:
+        return {"load_error": {"kind": "missing", "names": missing}, **_after_request()}
+    return {"ready": _after_request()}
+
+
+def _import(config: dict[str, Any]) -> Any:
+    import importlib
+    import importlib.util
+
+    if config.get("file"):
+        spec = importlib.util.spec_from_file_location("submission", config["file"])
+        assert spec is not None and spec.loader is not None
+        module = importlib.util.module_from_spec(spec)
+        # Registered while it runs: dataclasses and typing look the module up there.
+        _sys_modules["submission"] = module
+        spec.loader.exec_module(module)
+        return module
+    _sys.path.insert(0, config["roots"][0])
+    return importlib.import_module(config["module"])
+
+
+def _syntax(error: SyntaxError) -> dict[str, Any]:
+    filename = error.filename or "?"
+    for root in _ROOTS:
+        if filename.startswith(root + "/"):
+            filename = filename[len(root) + 1 :]
+    text = (error.text or "").rstrip("\n")[:200]
+    where = f"{filename}:{error.lineno}"
+    return {"kind": "syntax", "where": where, "message": str(error.msg)[:500], "text": text}
+
+
+def _module_of(error: BaseException) -> dict[str, str]:
+    name = getattr(error, "name", None) if isinstance(error, ModuleNotFoundError) else None
+    return {"module": name} if type(name) is str else {}

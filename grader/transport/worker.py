@@ -1,0 +1,266 @@
+"""The browser's transport: the kernel in a Web Worker of its own, asked synchronously.
+
+In the page the engine (this package, hypothesis, the oracle) runs in one Web Worker and the
+learner's code in another, each with its own Pyodide. The engine's property tests are
+synchronous Python, so each request must block until the kernel's worker answers. It does
+with JSPI: :func:`pyodide.ffi.run_sync` suspends the engine's WebAssembly stack on the
+JavaScript promise that :data:`Bridge` returns, the engine worker's event loop runs meanwhile
+(it receives the kernel's messages, its timers fire), and Python resumes with the answer.
+
+The alternative, ``SharedArrayBuffer`` with ``Atomics.wait``, needs the page to be served
+with COOP/COEP headers, which a plain static host (GitHub Pages) cannot send, and a blocked
+worker cannot start the fresh kernel worker it needs after a hang. JSPI needs neither: it is
+on by default in Chromium (137 and later); a browser without it is told so on the page.
+
+The JavaScript side (``grader/frontends/site/static/engine.js``) stops a kernel that does
+not answer by its deadline by terminating its worker; :meth:`WorkerKernel.start` then gets a
+fresh one (kept warm in advance, so a task does not wait for Pyodide to load). The wire
+format is the one the sandboxed child speaks: marshal requests with a MAC, MAC'd JSON lines
+back, checked here exactly as :mod:`grader.transport.child` checks them. CPU time cannot be
+measured in a browser: :meth:`WorkerKernel.cpu` is None, so every limit is wall-clock time.
+"""
+
+from __future__ import annotations
+
+import hmac
+import json
+import marshal
+import secrets
+import time
+from dataclasses import dataclass, field
+from hashlib import blake2b
+from typing import Any, Protocol
+
+from grader import kernel
+
+#: The largest answer line, and the most one request may be answered with (as a child's).
+MAX_LINE_CHARS = 16 * 1024 * 1024
+MAX_REQUEST_CHARS = 64 * 1024 * 1024
+#: Where the submission and its scratch folder live in the kernel worker's file system.
+ROOT = "/submission"
+TEMPORARY = "/tmp/scratch"
+#: The standard library of the kernel worker's Pyodide (a zip, and the folder beside it).
+STDLIB = ("/lib/python314.zip", "/lib/python3.14")
+
+#: The first Python the kernel worker runs (the browser's twin of the child's ``BOOT``): it
+#: defines ``boot(payload, files, post)``, which writes the exercise files into the worker's
+#: own file system, runs the kernel's sources in a namespace of their own and hands the
+#: function that answers requests (each a JavaScript ``Uint8Array``) back to the worker's
+#: JavaScript.
+BOOT = """
+def boot(payload, files_json, post):
+    import builtins, json, marshal, os
+    sources, config = marshal.loads(payload.to_bytes())
+    package = config["roots"][0] + "/exercises"
+    os.makedirs(package, exist_ok=True)
+    os.makedirs(config["temporary"], exist_ok=True)
+    for name, text in json.loads(files_json).items():
+        with open(package + "/" + os.path.basename(name), "w", encoding="utf-8") as file:
+            file.write(text)
+    os.chdir(config["temporary"])
+    space = {"__builtins__": dict(builtins.__dict__), "__name__": "grading_kernel"}
+    for name, text in sources:
+        exec(compile(text, name, "exec"), space)
+    answer = space["serve_messages"](config, post)
+    return lambda request: answer(request.to_bytes())
+boot
+"""
+
+
+class Bridge(Protocol):
+    """The engine worker's JavaScript, as the transport calls it (made synchronous by
+    :class:`JsBridge` in a browser, by a fake in the tests).
+
+    Each call returns ``{"lines": [...], "stopped": kind or None, "progress": [step, call]}``:
+    the kernel's answer lines (``<MAC> <JSON>``), and, when the kernel did not answer in
+    time or died, why (``timed_out``, ``died``) and where the plan was."""
+
+    def start(self, boot: bytes, files: dict[str, str], seconds: float) -> dict[str, Any]:
+        """Take a fresh kernel worker, run :data:`BOOT` and ``boot(payload, files, post)``
+        there, and wait up to ``seconds`` (counted once its Pyodide is loaded) for the
+        first answer."""
+        ...
+
+    def request(self, data: bytes, seconds: float) -> dict[str, Any]: ...
+
+    def stop(self) -> None: ...
+
+
+class WorkerStopped(Exception):
+    """The kernel's worker did not answer a request properly; it has been terminated.
+
+    Attributes: as :class:`grader.transport.child.ChildStopped`'s (the engine reads both).
+    """
+
+    def __init__(self, kind: str, progress: tuple[int, int] = (0, 0)) -> None:
+        super().__init__(kind)
+        self.kind = kind
+        self.code: int | None = None
+        self.parts: list[Any] = []
+        self.progress = progress
+        self.reports: list[Any] = []
+
+
+@dataclass
+class WorkerKernel:
+    """One kernel worker with the three exercise files loaded as the ``exercises`` package.
+
+    Args:
+        bridge: the engine worker's JavaScript.
+        files: file name (``event_log.py``, ...) to source, ``__init__.py`` included.
+        functions: the functions to look up once it is imported.
+    """
+
+    bridge: Bridge
+    files: dict[str, str]
+    functions: tuple[str, ...]
+    _key: bytes = field(default=b"", init=False)
+    _number: int = field(default=0, init=False)
+    _alive: bool = field(default=False, init=False)
+
+    @property
+    def alive(self) -> bool:
+        return self._alive
+
+    def start(self, deadline: float, cpu_limit: float | None = None) -> dict[str, Any]:
+        """Boot a fresh kernel worker on the files; its first answer (``ready`` or
+        ``load_error``).
+
+        Raises:
+            WorkerStopped: it did not finish importing before ``deadline``, or died trying.
+        """
+        self.stop()
+        self._key = secrets.token_bytes(32)
+        self._number = 0
+        config = {
+            "key": self._key,
+            "roots": [ROOT],
+            "stdlib": list(STDLIB),
+            "temporary": TEMPORARY,
+            "functions": list(self.functions),
+            "module": "exercises",
+            "file": None,
+        }
+        boot = marshal.dumps((kernel.sources(kernel.WORKER_FILES), config))
+        # The boot code travels with the kernel, as the child's does: the worker's
+        # JavaScript only runs what it is given.
+        self._alive = True
+        answer = self.bridge.start(boot, self.files, _left(deadline))
+        lines = self._lines(answer, 0)
+        if len(lines) != 1 or ("ready" not in lines[0] and "load_error" not in lines[0]):
+            raise self._fail("broken")
+        return lines[0]
+
+    def request(
+        self, request: dict[str, Any], deadline: float, cpu_limit: float | None = None
+    ) -> tuple[list[Any], dict[str, Any]]:
+        """Send one request; its parts (one answer per step) and its closing word.
+
+        Raises:
+            WorkerStopped: no proper answer before ``deadline``; the worker is terminated.
+        """
+        if not self._alive:
+            raise self._fail("died")
+        self._number += 1
+        data = marshal.dumps(request)
+        mac = self._mac(self._number.to_bytes(8, "big") + data)
+        answer = self.bridge.request(mac + data, _left(deadline))
+        parts: list[Any] = []
+        try:
+            lines = self._lines(answer, self._number)
+        except WorkerStopped as stopped:
+            stopped.parts = [line["part"] for line in stopped.parts if "part" in line]
+            raise
+        steps = len(request.get("steps", ()))
+        for line in lines:
+            if "part" in line and len(parts) < steps:
+                parts.append(line["part"])
+            elif "done" in line and isinstance(line["done"], dict) and line is lines[-1]:
+                return parts, line["done"]
+            else:
+                raise self._fail("broken")
+        raise self._fail("broken")
+
+    def _lines(self, answer: dict[str, Any], number: int) -> list[dict[str, Any]]:
+        """The answer's lines, each authenticated and parsed; a stop raises, carrying the
+        lines that came before it."""
+        lines: list[dict[str, Any]] = []
+        total = 0
+        for raw in answer.get("lines", []):
+            total += len(raw)
+            if len(raw) > MAX_LINE_CHARS or total > MAX_REQUEST_CHARS:
+                raise self._fail("broken")
+            lines.append(self._line(str(raw), number))
+        stopped = answer.get("stopped")
+        if stopped:
+            self._alive = False
+            step, call = [*(answer.get("progress") or []), 0, 0][:2]
+            error = WorkerStopped(str(stopped), (int(step), int(call)))
+            error.parts = lines
+            raise error
+        return lines
+
+    def _line(self, raw: str, number: int) -> dict[str, Any]:
+        mac, _, body = raw.partition(" ")
+        try:
+            valid = hmac.compare_digest(bytes.fromhex(mac), self._mac(body.encode("ascii")))
+        except (ValueError, UnicodeEncodeError):
+            valid = False
+        if not valid:
+            raise self._fail("forged")
+        try:
+            answer = json.loads(body)
+        except (ValueError, RecursionError):
+            raise self._fail("broken") from None
+        if not isinstance(answer, dict) or answer.get("seq") != number:
+            raise self._fail("broken")
+        return answer
+
+    def _mac(self, data: bytes) -> bytes:
+        return blake2b(data, key=self._key, digest_size=16).digest()
+
+    def _fail(self, kind: str) -> WorkerStopped:
+        self.stop()
+        return WorkerStopped(kind)
+
+    def cpu(self) -> float | None:
+        """None: a browser cannot measure a worker's CPU time, so limits are wall-clock."""
+        return None
+
+    def stop(self, wait: bool = False) -> int | None:
+        """Terminate the kernel's worker (None: nothing to report as an exit code)."""
+        if self._alive:
+            self._alive = False
+            self.bridge.stop()
+        return None
+
+
+def _left(deadline: float) -> float:
+    return max(0.0, deadline - time.monotonic())
+
+
+class JsBridge:
+    """:class:`Bridge` over the engine worker's JavaScript object, each call made synchronous
+    with JSPI (:func:`pyodide.ffi.run_sync`). Only importable in Pyodide."""
+
+    def __init__(self, js_bridge: Any) -> None:
+        self._js = js_bridge
+
+    def start(self, boot: bytes, files: dict[str, str], seconds: float) -> dict[str, Any]:
+        from pyodide.ffi import run_sync, to_js
+
+        found = run_sync(self._js.start(BOOT, to_js(boot), json.dumps(files), seconds))
+        return _plain(found)
+
+    def request(self, data: bytes, seconds: float) -> dict[str, Any]:
+        from pyodide.ffi import run_sync, to_js
+
+        return _plain(run_sync(self._js.request(to_js(data), seconds)))
+
+    def stop(self) -> None:
+        self._js.stop()
+
+
+def _plain(found: Any) -> dict[str, Any]:
+    value = found.to_py() if hasattr(found, "to_py") else found
+    return dict(value) if isinstance(value, dict) else {"stopped": "broken"}

@@ -1,0 +1,175 @@
+"""The page in Chromium, as a learner and a script use it: the same grades as the command line.
+
+One page session for the module (Pyodide loads once); the tests run in file order, as a
+learner would: stubs, a solution typed in, a reload, the other language, a runaway loop, a
+hint, then CI's fixed sample of the corpus graded both ways. The whole corpus is
+``python -m tests.site.corpus_benchmark``.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from grader.frontends.hints import reveal_next_hint
+from grader.i18n import text
+from grader.transport.workspace import EXERCISE_MODULES
+from tests.site.conftest import GRADE_MS, Session
+from tests.site.submissions import (
+    Files,
+    cli_grade,
+    correct,
+    per_task,
+    report_per_task,
+    sample,
+    solution,
+    stubs,
+)
+
+#: pytest's per-test guard (300 s) is too short for a grading in a browser on a busy machine;
+#: conftest's GRADE_MS is the hang guard here.
+pytestmark = pytest.mark.timeout(GRADE_MS // 1000 + 60)
+
+LOOPING = "\n\ndef list_sessions(log):\n    while True:\n        pass\n"
+#: Looks for the bridges where a module stays after its import (returning their names, a
+#: wrong answer), then imports one.
+REACHING_FOR_JS = """
+
+def list_sessions(log):
+    import sys
+
+    bridges = ("js", "pyodide", "_pyodide", "pyodide_js", "_pyodide_core")
+    reached = [name for name in sys.modules if name.split(".")[0] in bridges]
+    if reached:
+        return reached
+    import js
+
+    js.postMessage("progress 9 9")
+    return []
+"""
+
+
+def test_the_stubs_are_reported_not_implemented_yet(browser: Session) -> None:
+    from playwright.sync_api import expect
+
+    results = browser.grade(stubs())
+    assert results["score"] == 0
+    assert {test["extra_data"]["grader_status"] for test in results["tests"]} == {"not_implemented"}
+    report = browser.page.locator("#report")
+    expect(report).to_contain_text(text("status.not_implemented", language="en"))
+    expect(browser.page.locator("#status")).to_have_text(
+        text("site.graded", earned=0, possible=100, language="en")
+    )
+
+
+def test_a_correct_solution_typed_into_the_editor_scores_full_marks(browser: Session) -> None:
+    from playwright.sync_api import expect
+
+    page = browser.page
+    for name, source in solution().items():
+        page.locator("#files button", has_text=name).click()
+        page.locator(".cm-content").click()
+        page.keyboard.press("Control+A")
+        page.keyboard.insert_text(source)
+    page.click("#check-all")
+    expect(page.locator("#report")).to_have_attribute("data-score", "100", timeout=GRADE_MS)
+    expect(page.locator("#report")).to_contain_text(
+        text("report.total", earned=100, possible=100, language="en")
+    )
+
+
+def test_a_reload_keeps_the_code(browser: Session) -> None:
+    browser.page.reload()
+    browser.wait_ready()
+    assert browser.page.evaluate("window.kit.files()") == solution()
+
+
+def test_the_language_switch_renders_the_page_and_the_report_in_chinese(
+    browser: Session,
+) -> None:
+    from playwright.sync_api import expect
+
+    page = browser.page
+    page.click("#check-task")  # task 1, in English
+    expect(page.locator("#report")).to_have_attribute("data-score", "20", timeout=GRADE_MS)
+    page.select_option("#language", "zh")
+    expect(page.locator("#title")).to_have_text(text("site.title", language="zh"))
+    expect(page.locator("#check-all")).to_have_text(text("site.check_all", language="zh"))
+    expect(page.locator("#report")).to_contain_text(
+        text("report.total", earned=20, possible=20, language="zh")
+    )
+    page.select_option("#language", "en")
+    expect(page.locator("#report")).to_contain_text(
+        text("report.total", earned=20, possible=20, language="en")
+    )
+
+
+def test_a_runaway_loop_times_out_as_on_the_command_line_and_the_next_check_passes(
+    browser: Session,
+) -> None:
+    looping = correct("c01_namedtuple_events")
+    looping["event_log.py"] += LOOPING
+    results = browser.grade(looping, task="list_sessions")
+    (test,) = results["tests"]
+    assert test["extra_data"]["grader_status"] == "timed_out"
+    assert per_task(results) == report_per_task(cli_grade(looping, "list_sessions"))
+    again = browser.grade(correct("c01_namedtuple_events"), task="list_sessions")
+    assert again["tests"][0]["extra_data"]["grader_status"] == "passed"
+
+
+def test_the_bridges_to_javascript_are_missing_as_on_the_command_line(browser: Session) -> None:
+    """``import js`` would let learner code post to its worker's channel, end its worker or
+    reach the site; it fails as it does on the command line, with the same grade."""
+    reaching = correct("c01_namedtuple_events")
+    reaching["event_log.py"] += REACHING_FOR_JS
+    results = browser.grade(reaching, task="list_sessions")
+    (test,) = results["tests"]
+    assert "No module named 'js'" in test["output"]
+    assert per_task(results) == report_per_task(cli_grade(reaching, "list_sessions"))
+    assert per_task(results)["list_sessions"][0] == 0
+
+
+def test_hint_shows_the_command_lines_next_hint(browser: Session, tmp_path: Path) -> None:
+    from playwright.sync_api import expect
+
+    page = browser.page
+    broken = _broken_replay()
+    browser.grade(broken, task="replay")
+    page.click("#hint")
+    expected = reveal_next_hint(cli_grade(broken, "replay"), tmp_path / "hints.json")
+    expect(page.locator("#hint-text")).to_have_text(expected)
+    if os.environ.get("SITE_SCREENSHOT"):  # the README's picture: the failing task beside it
+        page.locator("#tasks button", has_text="4.").click()
+        page.screenshot(path=os.environ["SITE_SCREENSHOT"])
+
+
+@pytest.mark.parametrize(("name", "task", "files"), sample(), ids=[item[0] for item in sample()])
+def test_the_browser_grades_the_sample_as_the_command_line_does(
+    browser: Session, name: str, task: str, files: Files
+) -> None:
+    assert per_task(browser.grade(files, task=task)) == report_per_task(cli_grade(files, task))
+
+
+def test_nothing_was_asked_of_another_origin_and_nothing_logged_an_error(
+    browser: Session,
+) -> None:
+    assert browser.off_origin == []
+    assert browser.errors == []
+
+
+def _broken_replay() -> Files:
+    files = solution()
+    files["replay.py"] = files["replay.py"].replace('"tool_call_id"', '"call_id"', 1)
+    assert files["replay.py"] != solution()["replay.py"]
+    return files
+
+
+def test_bad_input_to_kit_grade_is_refused_with_a_reason(browser: Session) -> None:
+    with pytest.raises(Exception, match="unknown files"):
+        browser.grade({**stubs(), "evil.py": "x = 1"})
+    with pytest.raises(Exception, match="unknown options"):
+        browser.grade(stubs(), colour="red")
+    with pytest.raises(Exception, match="missing files"):
+        browser.grade({EXERCISE_MODULES[0]: ""})
