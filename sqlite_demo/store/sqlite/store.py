@@ -140,8 +140,9 @@ class SqliteEventStore:
     def check_writable(self, busy_timeout_ms: int = 100) -> None:
         """Prove that a write would succeed now, writing nothing; raise if it would not.
 
-        See :func:`sqlite_demo.connection.check_writable`; the short ``busy_timeout_ms``
-        keeps a health check from waiting the full busy timeout behind another writer.
+        See :func:`sqlite_demo.store.sqlite.connection.check_writable`; the short
+        ``busy_timeout_ms`` keeps a health check from waiting the full busy timeout behind
+        another writer.
 
         Raises:
             StorageError: with ``reason`` "read_only", "cannot_open", "busy", "disk_full", ...

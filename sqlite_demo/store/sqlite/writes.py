@@ -1,9 +1,10 @@
 """The SQL of one append, run inside the caller's ``BEGIN IMMEDIATE`` ... ``COMMIT``.
 
 These steps take a connection, not a store, so that they run the same on any connection
-opened by :func:`sqlite_demo.connection.open_connection`: the store's own (behind its lock),
-or one a notebook traces statement by statement. Between BEGIN IMMEDIATE and COMMIT
-nothing they read can change, and if any step fails, everything they wrote rolls back.
+opened by :func:`sqlite_demo.store.sqlite.connection.open_connection`: the store's own
+(behind its lock), or one a notebook traces statement by statement. Between BEGIN IMMEDIATE
+and COMMIT nothing they read can change, and if any step fails, everything they wrote rolls
+back.
 
 Each step costs one indexed lookup at most, whatever the length of the session or the log:
 an append is as cheap at event 6,000 of a session as at event 3.
