@@ -22,6 +22,7 @@ from rich.markup import escape
 from benchmarks.charts import write_charts
 from benchmarks.chat_bench import run_chat_benchmark
 from benchmarks.http_bench import HttpPlan, run_http_benchmark
+from benchmarks.postgres_bench import PostgresPlan, run_postgres_benchmark
 from benchmarks.pure_core import run_pure_core
 from benchmarks.read_paths import run_read_paths
 from benchmarks.report import print_report, write_markdown
@@ -43,6 +44,7 @@ class Plan:
         core_repeats: timed calls per pure-core figure.
         http: the sizes of the HTTP section.
         streams: the sizes of the event-stream section.
+        postgres: the sizes of the PostgreSQL section.
     """
 
     chat_sizes: tuple[tuple[int, int], ...]
@@ -52,6 +54,7 @@ class Plan:
     core_repeats: int
     http: HttpPlan
     streams: StreamPlan
+    postgres: PostgresPlan
 
 
 FULL = Plan(
@@ -62,6 +65,7 @@ FULL = Plan(
     15,
     HttpPlan(1_000, 16, 20.0, (30, 300, 1_500, 3_000, 6_000), 25, 4, 15.0),
     StreamPlan((1, 50, 200), 50, 20_000, 64),
+    PostgresPlan(2_000, 10, (1, 2, 4), 8, 10.0, (1, 100), 50),
 )
 QUICK = Plan(
     ((50, 3), (150, 3)),
@@ -71,6 +75,7 @@ QUICK = Plan(
     5,
     HttpPlan(100, 16, 2.0, (30, 300), 5, 2, 2.0),
     StreamPlan((1, 5), 5, 2_000, 8),
+    PostgresPlan(30, 3, (1, 2), 4, 0.5, (1, 5), 3),
 )
 
 
@@ -107,6 +112,7 @@ def run(plan: Plan, quick: bool, console: Console) -> Results:
     core = run_pure_core(plan.core_sizes, plan.core_repeats, progress)
     http = run_http_benchmark(plan.http, progress)
     streams = run_stream_benchmark(plan.streams, progress)
+    postgres = run_postgres_benchmark(plan.postgres, progress)
     seconds = time.perf_counter() - started
     load = (load_at_start, os.getloadavg()[0])
     return Results(
@@ -122,6 +128,7 @@ def run(plan: Plan, quick: bool, console: Console) -> Results:
         load,
         http,
         streams,
+        postgres,
     )
 
 

@@ -33,9 +33,9 @@ import httpx
 from benchmarks.measure import Ratio, median, paired_ratio, time_once
 from benchmarks.systems.raw_sqlite import RawSqlite
 from benchmarks.workload import chat_messages
-from sqlite_demo.agent import Agent
 from sqlite_demo.server import ServerProcess
-from sqlite_demo.store import SqliteEventStore
+from sqlite_demo.service.agent import Agent
+from sqlite_demo.store.sqlite.store import SqliteEventStore
 
 QUESTION: Final = "how many orders do I have?"
 #: 65,532 bytes of UTF-8: "订单" (orders) over and over, never followed by a count word.

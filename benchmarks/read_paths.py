@@ -17,7 +17,7 @@ from pathlib import Path
 from benchmarks.measure import median_time
 from benchmarks.workload import chat_messages
 from eventlog import replay_events
-from sqlite_demo.store import SqliteEventStore
+from sqlite_demo.store.sqlite.store import SqliteEventStore
 
 
 @dataclass(frozen=True, slots=True)

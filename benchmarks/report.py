@@ -12,6 +12,7 @@ from rich.text import Text
 
 from benchmarks.goals import goals_table
 from benchmarks.http_tables import length_table, service_table
+from benchmarks.postgres_tables import postgres_service_table, postgres_table
 from benchmarks.results import Results
 from benchmarks.stream_tables import catch_up_table, delivery_table
 from benchmarks.tables import (
@@ -38,6 +39,10 @@ def all_tables(results: Results) -> list[Table]:
         tables += [service_table(results.http), length_table(results.http)]
     if results.streams is not None:
         tables += [delivery_table(results.streams), catch_up_table(results.streams)]
+    if results.postgres is not None:
+        tables.append(postgres_table(results.postgres))
+        if results.postgres.skipped is None:
+            tables.append(postgres_service_table(results.postgres))
     return tables
 
 

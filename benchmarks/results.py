@@ -9,6 +9,7 @@ from typing import Any
 
 from benchmarks.chat_bench import ChatFigures, SkippedSize
 from benchmarks.http_bench import HttpFigures
+from benchmarks.postgres_bench import PostgresFigures
 from benchmarks.pure_core import CorePoint
 from benchmarks.read_paths import ReadPath
 from benchmarks.scaling import ReplayPoint
@@ -33,6 +34,7 @@ class Results:
         load_average: the machine's 1-minute load average at the start and at the end.
         http: the service measured over HTTP; None when that section did not run.
         streams: the event stream measured over HTTP; None when that section did not run.
+        postgres: the PostgreSQL section; None when it did not run.
     """
 
     quick: bool
@@ -47,6 +49,7 @@ class Results:
     load_average: tuple[float, float]
     http: HttpFigures | None = None
     streams: StreamFigures | None = None
+    postgres: PostgresFigures | None = None
 
     def sizes(self) -> list[int]:
         """The session sizes measured, smallest first."""
@@ -87,6 +90,7 @@ class Results:
             "pure_core": [asdict(point) for point in self.core],
             "http": None if self.http is None else asdict(self.http),
             "streams": None if self.streams is None else asdict(self.streams),
+            "postgres": None if self.postgres is None else asdict(self.postgres),
             "seconds": self.seconds,
             "load_average": list(self.load_average),
         }

@@ -25,8 +25,8 @@ from pathlib import Path
 
 from benchmarks.measure import median, time_once
 from benchmarks.workload import ChatMessage, chat_messages
-from sqlite_demo.connection import apply_schema
-from sqlite_demo.store import SqliteEventStore
+from sqlite_demo.store.sqlite.connection import apply_schema
+from sqlite_demo.store.sqlite.store import SqliteEventStore
 
 #: Every session in the scaling databases holds this many events, the replayed one too.
 EVENTS_PER_SESSION = 100

@@ -32,7 +32,7 @@ import httpx
 
 from benchmarks.http_bench import Latencies, latencies
 from sqlite_demo.server import ServerProcess
-from sqlite_demo.store import SqliteEventStore
+from sqlite_demo.store.sqlite.store import SqliteEventStore
 
 Progress = Callable[[str], None]
 _READERS = [sys.executable, "-m", "benchmarks.stream_readers"]

@@ -1,8 +1,9 @@
 """Why an operation was refused. Every error is a ``ValueError``, as the exercise contract says.
 
 The first four are the payload and call-id rules; the rest are what only a database can get
-wrong. The SQLite store translates ``sqlite3``'s own exceptions into these at its boundary,
-so no ``sqlite3`` type leaks out and a caller catches the same classes everywhere.
+wrong. Each store translates its driver's exceptions (``sqlite3``'s, psycopg's) into these
+at its boundary, so no driver type leaks out and a caller catches the same classes
+everywhere, whichever database holds the log.
 """
 
 from __future__ import annotations
@@ -35,7 +36,7 @@ class CorrectionError(EventLogError):
 
 
 class StoreError(EventLogError):
-    """The SQLite store refused or could not complete an operation; nothing was written."""
+    """The store refused or could not complete an operation; nothing was written."""
 
 
 class UnknownSessionError(StoreError):
@@ -75,14 +76,24 @@ class ProjectionOutOfStepError(StoreError):
     """A projection lacks a row its events imply; ``rebuild_projections`` restores it."""
 
 
-#: What went wrong with the storage, as a word a program can branch on.
+#: What went wrong with the storage, as a word a program can branch on. ``unavailable``: a
+#: database server that cannot be reached now (stopped, restarting, out of connections).
 StorageReason = Literal[
-    "read_only", "disk_full", "io_error", "busy", "cannot_open", "corrupt", "closed", "other"
+    "read_only",
+    "disk_full",
+    "io_error",
+    "busy",
+    "cannot_open",
+    "corrupt",
+    "unavailable",
+    "closed",
+    "other",
 ]
 
 
 class StorageError(StoreError):
-    """SQLite could not do the work: the file is read-only, full, locked too long, or broken.
+    """The database could not do the work: it is read-only, full, locked too long, out of
+    reach, or broken.
 
     Attributes:
         reason: which of those it is.

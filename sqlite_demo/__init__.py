@@ -1,10 +1,21 @@
-"""The SQLite side of the kit: a durable event store, its HTTP agent service, and a demo.
+"""The durable side of the kit: an event store with two backends, its HTTP agent service,
+the live page, and a demo.
 
-The store (:class:`SqliteEventStore`) is the adapter: the shared rules and replay of
-:mod:`eventlog`, kept in a SQLite file with projections, idempotency keys and WAL. Its errors
-are :mod:`eventlog`'s, re-exported here so that a caller needs one import.
-:class:`EventLogSession` is the store as an OpenAI Agents SDK session (the SDK is optional:
-it is imported only when a session is made).
+==================  ===========================================================
+``store/``          the store contract (:class:`EventStore`) and its backends:
+                    SQLite, the chapter's (``store/sqlite/``), and PostgreSQL
+                    (``store/postgres/``); :func:`open_store` picks one
+``service/``        the agent loop and the HTTP API, over the contract
+``live/``           the live page and the event stream it reads
+``agents_session``  :class:`EventLogSession`, the store as an OpenAI Agents SDK
+                    session (``agent_items``, ``call_pairing``: its mapping)
+``cli``, ``server``, ``demo``, ``crash_loop``, ``sdk_demo``, ``sdk_agent``
+                    the entry points:
+                    ``python -m sqlite_demo [demo|sdk|serve|backup]``
+==================  ===========================================================
+
+The errors are :mod:`eventlog`'s, re-exported here so that a caller needs one import. The
+OpenAI Agents SDK is optional: it is imported only when an :class:`EventLogSession` is made.
 """
 
 from __future__ import annotations
@@ -21,12 +32,20 @@ from eventlog import (
     VersionConflictError,
 )
 from sqlite_demo.agents_session import EventLogSession
-from sqlite_demo.backup import backup_database
-from sqlite_demo.store import MessageRow, Session, SqliteEventStore, ToolCallRow
+from sqlite_demo.store import (
+    EventStore,
+    MessageRow,
+    Session,
+    SqliteEventStore,
+    ToolCallRow,
+    open_store,
+)
+from sqlite_demo.store.sqlite.backup import backup_database
 
 __all__ = [
     "ConstraintViolationError",
     "EventLogSession",
+    "EventStore",
     "IdempotencyConflictError",
     "MessageRow",
     "ProjectionOutOfStepError",
@@ -40,4 +59,5 @@ __all__ = [
     "UnknownSessionError",
     "VersionConflictError",
     "backup_database",
+    "open_store",
 ]

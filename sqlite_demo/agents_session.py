@@ -39,8 +39,8 @@ from eventlog import (
 )
 from sqlite_demo.agent_items import Item, event_for_item, item_of, without_split_calls
 from sqlite_demo.call_pairing import pair_with_calls_in_force
-from sqlite_demo.connection import Synchronous
-from sqlite_demo.store import SqliteEventStore
+from sqlite_demo.store.sqlite import SqliteEventStore
+from sqlite_demo.store.sqlite.connection import Synchronous
 
 #: Times a removal, a clear, or a batch whose calls had to be paired on a read is decided
 #: again because another writer moved the session on first, before the last refusal is raised.

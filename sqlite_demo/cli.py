@@ -1,18 +1,20 @@
 """The command line: ``python -m sqlite_demo [demo | sdk | serve | backup]``.
 
-* ``python -m sqlite_demo`` or ``python -m sqlite_demo demo [--db PATH]``: the five-phase
+* ``python -m sqlite_demo`` or ``python -m sqlite_demo demo [--db PATH|URL]``: the five-phase
   crash-and-replay demo against a real server subprocess (see :mod:`sqlite_demo.demo`).
 * ``python -m sqlite_demo sdk [--db PATH]``: an OpenAI Agents SDK agent, its session kept in
   the log, SIGKILLed mid-run and resumed by a new process (see :mod:`sqlite_demo.sdk_demo`;
-  needs the ``agents`` extra).
-* ``python -m sqlite_demo serve --db PATH [--host 127.0.0.1] [--port 0]``: run the agent
+  needs the ``agents`` extra; SQLite only: :class:`sqlite_demo.EventLogSession` keeps a file).
+* ``python -m sqlite_demo serve --db PATH|URL [--host 127.0.0.1] [--port 0]``: run the agent
   service; port 0 picks a free port, and the first line printed is its address, the second
   the live page's, carrying the token (``--token``, else ``$SQLITE_DEMO_TOKEN``, else a
   random one; ``--no-token`` for none, on loopback only). ``--allow-host NAME`` accepts
-  another Host name than the address served (see :mod:`sqlite_demo.access`).
+  another Host name than the address served (see :mod:`sqlite_demo.service.access`).
   ``--crashable`` (or ``--kill-every SECONDS``) serves it from a child process that Enter
   (or the timer) SIGKILLs and restarts, to watch the live page resume (see
   :mod:`sqlite_demo.crash_loop`).
+* ``--db`` is a SQLite file, or a ``postgresql://`` URL for a PostgreSQL database: the same
+  service on either (see :func:`sqlite_demo.store.open_store`).
 * ``python -m sqlite_demo backup SRC DEST``: copy a live database, WAL included, with
   SQLite's online backup API (copying only the main file would lose commits still in -wal),
   into a new single file that needs no ``-wal`` of its own.
@@ -29,7 +31,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from eventlog import StorageError, StoreError
-from sqlite_demo.event_stream import DEFAULT_MAX_STREAMS
+from sqlite_demo.live.event_stream import DEFAULT_MAX_STREAMS
 from sqlite_demo.texts import LANGUAGES, default_language, say
 
 #: Where ``serve`` looks for its token when ``--token`` is not given (not on the command
@@ -59,11 +61,17 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="python -m sqlite_demo",
-        description="An LLM agent whose conversations are an append-only event log in SQLite.",
+        description="An LLM agent whose conversations are an append-only event log, in SQLite or"
+        " PostgreSQL.",
     )
     commands = parser.add_subparsers(dest="command", metavar="{demo,sdk,serve,backup}")
     demo = commands.add_parser("demo", help="run the crash-and-replay demo (the default)")
-    demo.add_argument("--db", type=Path, help="database file to create (default: a temp file)")
+    demo.add_argument(
+        "--db",
+        type=_database,
+        help="database file to create, or an empty PostgreSQL database's postgresql:// URL"
+        " (default: a temp file)",
+    )
     language_help = say("cli.demo_lang", None, default=default_language())
     demo.add_argument("--lang", choices=LANGUAGES, help=language_help)
     sdk = commands.add_parser(
@@ -71,7 +79,12 @@ def _build_parser() -> argparse.ArgumentParser:
     )
     sdk.add_argument("--db", type=Path, help="database file to create (default: a temp file)")
     serve = commands.add_parser("serve", help="serve the agent over HTTP")
-    serve.add_argument("--db", type=Path, required=True, help="database file (created if new)")
+    serve.add_argument(
+        "--db",
+        type=_database,
+        required=True,
+        help="database file (created if new), or a postgresql:// URL",
+    )
     serve.add_argument("--host", default="127.0.0.1", help="address to bind (default: loopback)")
     serve.add_argument("--port", type=_port, default=0, help="port; 0 picks a free one")
     door = serve.add_mutually_exclusive_group()
@@ -116,6 +129,13 @@ def _build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _database(text: str) -> str | Path:
+    """A ``--db``: a ``postgresql://`` URL as it is, anything else a file path."""
+    from sqlite_demo.store.opening import is_postgres_url
+
+    return text if is_postgres_url(text) else Path(text)
+
+
 def _port(text: str) -> int:
     try:
         port = int(text)
@@ -148,7 +168,7 @@ def _seconds(text: str) -> float:
 
 def _token(parser: argparse.ArgumentParser, args: argparse.Namespace) -> str | None:
     """The token to serve with: ``--token``, the environment's, a new one; None for none."""
-    from sqlite_demo.access import check_token, new_token
+    from sqlite_demo.service.access import check_token, new_token
 
     if args.no_token:
         if not _is_loopback(args.host):
@@ -185,6 +205,7 @@ def _serve_crashable(parser: argparse.ArgumentParser, args: argparse.Namespace) 
 
 def _serve(args: argparse.Namespace, token: str | None) -> int:
     from sqlite_demo.server import serve
+    from sqlite_demo.store.opening import describe_db
 
     db, host, port = args.db, args.host, args.port
     try:
@@ -197,7 +218,7 @@ def _serve(args: argparse.Namespace, token: str | None) -> int:
             max_streams=args.max_streams,
         )
     except StoreError as error:
-        print(f"cannot serve {db}: {error}", file=sys.stderr)
+        print(f"cannot serve {describe_db(db)}: {error}", file=sys.stderr)
         return 1
     except OSError as error:
         print(f"cannot serve on {host}:{port}: {error}", file=sys.stderr)
@@ -206,7 +227,7 @@ def _serve(args: argparse.Namespace, token: str | None) -> int:
 
 
 def _backup(parser: argparse.ArgumentParser, src: Path, dest: Path) -> int:
-    from sqlite_demo.backup import backup_database
+    from sqlite_demo.store.sqlite.backup import backup_database
 
     try:
         backup_database(src, dest)

@@ -19,10 +19,11 @@ from pathlib import Path
 from typing import NoReturn, TextIO
 
 from sqlite_demo.server import ServerProcess
+from sqlite_demo.store.opening import describe_db
 
 
 def run_crash_loop(
-    db_path: Path,
+    db_path: str | Path,
     port: int = 0,
     kill_every: float | None = None,
     commands: TextIO | None = None,
@@ -33,7 +34,7 @@ def run_crash_loop(
     """Serve ``db_path`` from a child process, and kill and restart it on each command.
 
     Args:
-        db_path: the database file; created if missing.
+        db_path: the database file (created if missing), or a ``postgresql://`` URL.
         port: the port to serve on; 0 picks a free one, kept across restarts.
         kill_every: also crash every this many seconds; None crashes on Enter only.
         commands: where lines (Enter presses) come from; standard input by default.
@@ -59,7 +60,7 @@ def run_crash_loop(
             _announce(server, kill_every)
             _crash_on_command(server, _lines(commands or sys.stdin), kill_every)
         except RuntimeError as error:
-            print(f"cannot serve {db_path}: {error}", file=sys.stderr, flush=True)
+            print(f"cannot serve {describe_db(db_path)}: {error}", file=sys.stderr, flush=True)
             return 1
         except (KeyboardInterrupt, SystemExit):
             print("stopped", flush=True)

@@ -5,7 +5,8 @@ Five phases against a ``python -m sqlite_demo serve`` subprocess, on a fresh dat
 1. The order-service session "订单客服" takes two turns ("你好", "帮我查一下订单数量"):
    six events, the tool call and its result among them.
 2. The server is SIGKILLed: no ``finally``, no ``close()``, no checkpoint. The commits sit
-   in the ``-wal`` file.
+   in the ``-wal`` file (on PostgreSQL: in the database server, read back over a connection
+   of the demo's own).
 3. A new server opens the same file: SQLite recovers the WAL, and the events and the
    replayed conversation are exactly what they were before the kill.
 4. A second session, the document assistant "文档助手", takes one turn: eight events in all,
@@ -25,7 +26,7 @@ from typing import Any
 
 from rich.console import Console
 
-from sqlite_demo.client import AgentClient
+from eventlog import StoreError
 from sqlite_demo.demo_output import (
     Checklist,
     event_table,
@@ -34,6 +35,8 @@ from sqlite_demo.demo_output import (
     replay_lines,
 )
 from sqlite_demo.server import ServerProcess
+from sqlite_demo.service.client import AgentClient
+from sqlite_demo.store.opening import describe_db, is_postgres_url, open_store
 from sqlite_demo.texts import default_language, say
 
 GREETING_REPLY = "你好！我是订单客服助手，可以帮你查询订单数量。"  # noqa: RUF001
@@ -53,11 +56,11 @@ EXPECTED_SESSION_A = [
 class Demo:
     """The five phases, sharing one server process, one client and one checklist."""
 
-    def __init__(self, workdir: Path, db_path: Path, console: Console, language: str) -> None:
+    def __init__(self, workdir: Path, db: Path | str, console: Console, language: str) -> None:
         self.console = console
         self.language = language
         self.checks = Checklist(console, language)
-        self.server = ServerProcess(db_path, workdir / "server.log")
+        self.server = ServerProcess(db, workdir / "server.log")
         self.labels: dict[str, str] = {}
         self.before_kill: dict[str, Any] = {}
 
@@ -93,18 +96,33 @@ class Demo:
         self.checks.expect_equal(claim, [*first["events"], *second["events"]], events)
 
     def phase_2_kill(self) -> None:
-        """SIGKILL the server; the commits are left in the -wal file."""
+        """SIGKILL the server; the commits are left in the -wal file (or in PostgreSQL)."""
         self._heading(2)
         pid = self.server.pid
         status = self.server.kill()
         self._line("demo.killed", pid=pid, status=status)
+        self.checks.expect_equal(self._say("demo.check.killed"), status, -9)
+        if isinstance(self.server.db, str):
+            self._committed_in_postgres(self.server.db)
+            return
         wal = Path(f"{self.server.db_path}-wal")
         wal_size = wal.stat().st_size if wal.exists() else 0
         db_size = self.server.db_path.stat().st_size
         self._line("demo.file_size", name=self.server.db_path.name, size=db_size)
         self._line("demo.wal_size", name=wal.name, size=wal_size)
-        self.checks.expect_equal(self._say("demo.check.killed"), status, -9)
         self.checks.check(self._say("demo.check.wal_left"), wal_size > 0)
+
+    def _committed_in_postgres(self, url: str) -> None:
+        # No file to show: the commits are the database server's. Read them back over a
+        # connection of our own, as any other server would.
+        with open_store(url) as store:
+            events = store.get_events_for_session(self._id_of("sess_a"))
+        self._line("demo.postgres_committed", database=describe_db(url), count=len(events))
+        self.checks.expect_equal(
+            self._say("demo.check.postgres_committed"),
+            [e.event_id for e in events],
+            [event_id for event_id, _, _ in EXPECTED_SESSION_A],
+        )
 
     def phase_3_replay_after_restart(self) -> None:
         """A new server on the same file reads and replays session A as before the kill."""
@@ -183,19 +201,20 @@ class Demo:
         self.console.print(f"  {self._say(message_id, **fields)}", markup=False)
 
 
-def run_demo(db_path: Path | None = None, language: str | None = None) -> int:
+def run_demo(db_path: Path | str | None = None, language: str | None = None) -> int:
     """Run the demo; return 0 if every check held, 1 if one failed, 2 if it could not run.
 
     Args:
         db_path: the database to create; by default a file in a temporary directory that is
             removed afterwards. An existing, non-empty file is refused: the demo's checks
-            expect event ids to start at 1, and it never writes into someone's data.
+            expect event ids to start at 1, and it never writes into someone's data. A
+            ``postgresql://`` URL names an existing database, which must hold no session.
         language: of everything it prints (``en`` or ``zh``); by default this copy's.
     """
     console = make_console()
     language = language or default_language()
     if db_path is not None and (problem := _unusable(db_path, language)):
-        shown = say("demo.refused", language, path=db_path, problem=problem)
+        shown = say("demo.refused", language, path=describe_db(db_path), problem=problem)
         console.print(shown, markup=False)
         return 2
     started = time.monotonic()
@@ -209,12 +228,25 @@ def run_demo(db_path: Path | None = None, language: str | None = None) -> int:
     return print_summary(demo.checks, console, time.monotonic() - started)
 
 
-def _unusable(db_path: Path, language: str) -> str:
+def _unusable(db_path: Path | str, language: str) -> str:
     """Say why the demo cannot use ``db_path``; an empty string when it can."""
+    if isinstance(db_path, str) and is_postgres_url(db_path):
+        return _unusable_postgres(db_path, language)
+    db_path = Path(db_path)
     if not db_path.parent.is_dir():
         return say("demo.no_directory", language, directory=db_path.parent)
     if db_path.exists() and db_path.stat().st_size > 0:
         return say("demo.file_holds_data", language)
+    return ""
+
+
+def _unusable_postgres(url: str, language: str) -> str:
+    try:
+        with open_store(url) as store:
+            if store.list_all_sessions():
+                return say("demo.database_holds_sessions", language)
+    except StoreError as error:
+        return str(error)
     return ""
 
 

@@ -29,7 +29,7 @@ from typing import Any, Final
 from rich.console import Console
 
 from sqlite_demo.demo_output import Checklist, compact_json, make_console, print_summary
-from sqlite_demo.store import SqliteEventStore
+from sqlite_demo.store.sqlite import SqliteEventStore
 
 SESSION: Final = "orders"
 QUESTIONS: Final = ("how many orders do I have?", "how many of them have shipped?")

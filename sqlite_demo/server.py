@@ -27,13 +27,14 @@ from typing import Final
 import httpx
 import uvicorn
 
-from sqlite_demo.access import AccessPolicy, new_token
-from sqlite_demo.app import create_app
 from sqlite_demo.cli import TOKEN_ENVIRONMENT_VARIABLE
-from sqlite_demo.client import lend_token
-from sqlite_demo.event_stream import DEFAULT_MAX_STREAMS, StreamSettings
-from sqlite_demo.live_stream import StreamClosingServer, configure_streams
-from sqlite_demo.store import SqliteEventStore
+from sqlite_demo.live.event_stream import DEFAULT_MAX_STREAMS, StreamSettings
+from sqlite_demo.live.stream_route import StreamClosingServer, configure_streams
+from sqlite_demo.service.access import AccessPolicy, new_token
+from sqlite_demo.service.app import create_app
+from sqlite_demo.service.client import lend_token
+from sqlite_demo.store.contract import check_writable_or_busy
+from sqlite_demo.store.opening import describe_db, is_postgres_url, open_store
 
 #: A hang guard, not a speed requirement: a loaded machine can take many seconds to start
 #: an interpreter and import the service.
@@ -42,7 +43,7 @@ _LISTENING = re.compile(r"^listening on (http://\S+:(\d+))$", re.MULTILINE)
 
 
 def serve(
-    db_path: str | Path,
+    db: str | Path,
     host: str = "127.0.0.1",
     port: int = 0,
     *,
@@ -59,7 +60,8 @@ def serve(
         live page: http://ADDRESS:PORT/?token=TOKEN
 
     Args:
-        token: what every route but ``/health`` asks for (see :mod:`sqlite_demo.access`);
+        db: a SQLite file, or a ``postgresql://`` URL (see :func:`~sqlite_demo.store.open_store`).
+        token: what every route but ``/health`` asks for (see :mod:`sqlite_demo.service.access`);
             None serves without one (``--no-token``), and the banner says so.
         allowed_hosts: Host names accepted besides the address served (``--allow-host``).
         max_streams: event streams open at once (``--max-streams``).
@@ -68,8 +70,8 @@ def serve(
         StoreError: the database cannot be opened or written (read-only, full, corrupt, ...).
         OSError: the address cannot be resolved or bound (in use, not local, not permitted).
     """
-    with SqliteEventStore(db_path) as store:
-        store.check_writable()
+    with open_store(db) as store:
+        check_writable_or_busy(store)
     sock = _listening_socket(host, port)
     address, bound_port = sock.getsockname()[:2]
     access = AccessPolicy.for_server(token, address, bound_port, allowed_hosts)
@@ -78,7 +80,7 @@ def serve(
     # few steps between the event loop and a worker thread then wait behind a stream's
     # page encoding for a millisecond at a time, not five.
     sys.setswitchinterval(0.001)
-    app = create_app(db_path, access=access)
+    app = create_app(db, access=access)
     configure_streams(app, StreamSettings(max_open_streams=max_streams))
     config = uvicorn.Config(app, log_level="warning", access_log=False)
     StreamClosingServer(config).run(sockets=[sock])
@@ -122,13 +124,13 @@ def _listening_socket(host: str, port: int) -> socket.socket:
 
 
 class ServerProcess:
-    """A ``python -m sqlite_demo serve`` child process on one database file.
+    """A ``python -m sqlite_demo serve`` child process on one database (a file or a URL).
 
     Its output goes to ``log_path`` (a pipe nobody drains could fill and block the
     server). Use it as a context manager so the child never outlives the caller.
 
     Args:
-        db_path: the database file the server opens.
+        db: the database the server opens: a SQLite file, or a ``postgresql://`` URL.
         log_path: where its output goes (appended to across restarts).
         port: 0 for a free port, chosen at the first start and kept for later starts.
         wrapper: words run before the command, e.g. ``("unshare", "-m", ...)`` to start the
@@ -143,7 +145,7 @@ class ServerProcess:
 
     def __init__(
         self,
-        db_path: str | Path,
+        db: str | Path,
         log_path: str | Path,
         port: int = 0,
         wrapper: Sequence[str] = (),
@@ -153,7 +155,7 @@ class ServerProcess:
         allowed_hosts: Sequence[str] = (),
         max_streams: int | None = None,
     ) -> None:
-        self.db_path = Path(db_path)
+        self.db: str | Path = db if is_postgres_url(db) else Path(db)
         self.log_path = Path(log_path)
         self.port = port
         self.wrapper = tuple(wrapper)
@@ -161,6 +163,18 @@ class ServerProcess:
         self.allowed_hosts = tuple(allowed_hosts)
         self.max_streams = max_streams
         self._process: subprocess.Popen[bytes] | None = None
+
+    @property
+    def db_path(self) -> Path:
+        """The SQLite file served; a server on PostgreSQL has none (``RuntimeError``)."""
+        if not isinstance(self.db, Path):
+            raise RuntimeError("this server keeps its events in PostgreSQL, not in a file")
+        return self.db
+
+    @property
+    def described_db(self) -> str:
+        """The database, as messages name it (a URL without its password)."""
+        return describe_db(self.db)
 
     @property
     def url(self) -> str:
@@ -192,9 +206,9 @@ class ServerProcess:
                 the end of its log), or this server is running already.
         """
         if self._process is not None:
-            raise RuntimeError(f"the server on {self.db_path} is running already")
+            raise RuntimeError(f"the server on {self.described_db} is running already")
         command = [*self.wrapper, sys.executable, "-m", "sqlite_demo", "serve"]
-        command += ["--db", str(self.db_path)]
+        command += ["--db", str(self.db)]
         command += ["--port", str(self.port)]
         command += [f"--allow-host={host}" for host in self.allowed_hosts]
         if self.max_streams is not None:
@@ -283,7 +297,7 @@ class ServerProcess:
     def _failure(self, what: str) -> RuntimeError:
         self.stop()
         tail = self._log_since(0)[-2000:]
-        return RuntimeError(f"server on {self.db_path} {what}; its log ends:\n{tail}")
+        return RuntimeError(f"server on {self.described_db} {what}; its log ends:\n{tail}")
 
     def _log_since(self, offset: int) -> str:
         with self.log_path.open("rb") as log:

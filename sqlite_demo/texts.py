@@ -3,7 +3,7 @@
 ``EN`` is the source; ``ZH`` maps each id to ``(fingerprint of the English, translation)``,
 as the grader's catalogs do (``tests/translations/`` fails when an English sentence changes
 without its translation). Placeholders are ``str.format`` names, filled the same way by
-:func:`say` here and by ``static/i18n.js`` on the page, which gets both catalogs from
+:func:`say` here and by ``live/static/i18n.js`` on the page, which gets both catalogs from
 :func:`page_script` (served as ``/static/texts.js``).
 
 The language: ``--lang`` where a command has it, else this copy's (:mod:`sqlite_demo.edition`),
@@ -49,6 +49,9 @@ EN = {
     "demo.refused": "refusing to run the demo on {path}: {problem}",
     "demo.no_directory": "the directory {directory} does not exist",
     "demo.file_holds_data": "the file already exists and holds data; give a path that does not exist yet",
+    "demo.postgres_committed": "{database}: {count} events of session A committed",
+    "demo.check.postgres_committed": "PostgreSQL holds the six events, read over another connection",
+    "demo.database_holds_sessions": "the database holds sessions; give an empty database",
     "demo.passed": "passed",
     "demo.failed": "FAILED",
     "demo.got_expected": "got {actual}, expected {expected}",
@@ -152,6 +155,9 @@ ZH: dict[str, tuple[str, str]] = {
     "demo.refused": ("84c9ef39", "拒绝在 {path} 上运行 demo：{problem}"),
     "demo.no_directory": ("53de1caa", "目录 {directory} 不存在"),
     "demo.file_holds_data": ("453c414c", "这个文件已经存在并且有数据；请给一个还不存在的路径"),
+    "demo.postgres_committed": ("a74df749", "{database}：会话 A 已提交 {count} 个事件"),
+    "demo.check.postgres_committed": ("13f97630", "PostgreSQL 里有这六个事件，经另一个连接读出"),
+    "demo.database_holds_sessions": ("1c1832bf", "数据库里已经有会话；请给一个空的数据库"),
     "demo.passed": ("284d1e8c", "通过"),
     "demo.failed": ("02bd3492", "失败"),
     "demo.got_expected": ("983d4eed", "得到 {actual}，应为 {expected}"),

@@ -7,8 +7,9 @@ from pathlib import Path
 
 import pytest
 
-# The service's and the live page's tests both start real servers on real files.
-pytest_plugins = ["tests.server_fixtures"]
+# The service's and the live page's tests both start real servers on real files; the
+# PostgreSQL tests share one throwaway cluster.
+pytest_plugins = ["tests.server_fixtures", "tests.postgres_cluster"]
 
 KIT_ROOT = Path(__file__).resolve().parents[1]
 

@@ -14,7 +14,7 @@ from pathlib import Path
 
 from benchmarks.systems.base import SYNCHRONOUS_NAMES, AdapterInfo, Durability, Synchronous
 from benchmarks.workload import ChatMessage
-from sqlite_demo.store import SqliteEventStore
+from sqlite_demo.store.sqlite.store import SqliteEventStore
 
 INFO = AdapterInfo(
     api="SqliteEventStore.append_event / replay_session",

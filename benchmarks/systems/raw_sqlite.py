@@ -15,7 +15,7 @@ from pathlib import Path
 
 from benchmarks.systems.base import AdapterInfo, Durability, Synchronous, connection_durability
 from benchmarks.workload import ChatMessage
-from sqlite_demo.connection import apply_schema, open_connection
+from sqlite_demo.store.sqlite.connection import apply_schema, open_connection
 
 INFO = AdapterInfo(
     api="sqlite3: BEGIN IMMEDIATE; INSERT INTO events; COMMIT (our schema and pragmas)",

@@ -30,9 +30,9 @@ CELLS = [
 
     from eventlog import validate_append
     from sqlite_demo import SqliteEventStore
-    from sqlite_demo.agent import Agent
-    from sqlite_demo.connection import open_connection, write_transaction
-    from sqlite_demo.writes import append_in_transaction
+    from sqlite_demo.service.agent import Agent
+    from sqlite_demo.store.sqlite.connection import open_connection, write_transaction
+    from sqlite_demo.store.sqlite.writes import append_in_transaction
 
     workdir = tempfile.TemporaryDirectory()
     DB_PATH = Path(workdir.name) / "agent.db"
@@ -145,7 +145,7 @@ CELLS = [
 
     ## A conversation, written before every reply
 
-    The kit's agent (`sqlite_demo.agent.Agent`) runs the usual loop (ask the model, run the
+    The kit's agent (`sqlite_demo.service.agent.Agent`) runs the usual loop (ask the model, run the
     tools it asks for, repeat until it replies) against a scripted model, and commits every
     step to the store *before* the next one. The user sees the reply only after the
     `assistant_message` holding it is committed.

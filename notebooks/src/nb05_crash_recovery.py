@@ -55,8 +55,8 @@ CELLS = [
 
     `sqlite_demo.server.ServerProcess` runs `python -m sqlite_demo serve --db FILE` as a child
     process, waits until it answers `/health`, and can `kill()` it with `SIGKILL`.
-    `sqlite_demo.client.AgentClient` speaks its HTTP API. The service's model is scripted, so
-    the replies are the same on every run.
+    `sqlite_demo.service.client.AgentClient` speaks its HTTP API. The service's model is
+    scripted, so the replies are the same on every run.
     """),
     code(r'''
     import atexit
@@ -64,8 +64,8 @@ CELLS = [
     import tempfile
     from pathlib import Path
 
-    from sqlite_demo.client import AgentClient
     from sqlite_demo.server import ServerProcess
+    from sqlite_demo.service.client import AgentClient
 
     workdir = tempfile.TemporaryDirectory()
     DB_PATH = Path(workdir.name) / "agent.db"

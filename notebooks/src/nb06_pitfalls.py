@@ -38,8 +38,9 @@ CELLS = [
     import tempfile
     from pathlib import Path
 
-    from sqlite_demo import SqliteEventStore, backup_database, projections
-    from sqlite_demo.connection import open_connection
+    from sqlite_demo import SqliteEventStore, backup_database
+    from sqlite_demo.store.sqlite import projections
+    from sqlite_demo.store.sqlite.connection import open_connection
 
     workdir = tempfile.TemporaryDirectory()
     WORKDIR = Path(workdir.name)
@@ -113,7 +114,7 @@ CELLS = [
     With the reply sent first, the log ends in an unanswered question: the turn the user saw
     is lost for good. Written first, the crash costs at most a reply that never arrived, and a
     client can simply ask again: the answer is in the log. **Write ahead, then reply.** (The
-    kit's agent also finishes a turn a crash cut short: see `sqlite_demo/agent.py`.)
+    kit's agent also finishes a turn a crash cut short: see `sqlite_demo/service/agent.py`.)
 
     ## Pitfall 2: an event log that can be edited
 

@@ -11,7 +11,8 @@ from typing import Any
 import pytest
 
 from eventlog import StoredEvent
-from sqlite_demo import EventLogSession, SqliteEventStore, projections
+from sqlite_demo import EventLogSession, SqliteEventStore
+from sqlite_demo.store.sqlite import projections
 from tests.agents_sdk.conftest import call, output, said
 
 BATCH = [said("user", "how many orders?"), call("c1"), output("c1"), said("assistant", "42")]

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 from eventlog import STORE_EVENT_TYPES, InvalidPayloadError
 from sqlite_demo import EventLogSession, SqliteEventStore
-from sqlite_demo.api_schema import EventType
+from sqlite_demo.service.api_schema import EventType
 from tests.agents_sdk.conftest import call, output, said
 
 ANSWER = {

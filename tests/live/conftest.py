@@ -16,16 +16,18 @@ import httpx
 import pytest
 import uvicorn
 
-from sqlite_demo.app import create_app
-from sqlite_demo.event_stream import StreamSettings
-from sqlite_demo.live_stream import StreamClosingServer, configure_streams
+from sqlite_demo.live.event_stream import StreamSettings
+from sqlite_demo.live.stream_route import StreamClosingServer, configure_streams
 from sqlite_demo.server import ServerProcess
+from sqlite_demo.service.app import create_app
+from tests.databases import Database
 from tests.live.browser import page  # the fixture, for every test here
 from tests.live.long_session import build_long_session
 
 __all__ = ["page"]
 
-StartInThread = Callable[[StreamSettings], str]
+#: Start the app in a thread with these stream settings, on ``db_path`` unless given a database.
+StartInThread = Callable[..., str]
 #: Generous bounds that only stop a hung test; no test asserts how fast anything is.
 READ_TIMEOUT_SECONDS = 15.0
 
@@ -57,8 +59,8 @@ def start_in_thread(db_path: Path) -> Iterator[StartInThread]:
     its base URL. Servers are shut down (as on SIGTERM) when the test ends."""
     running: list[tuple[StreamClosingServer, threading.Thread]] = []
 
-    def start(settings: StreamSettings) -> str:
-        app = create_app(db_path)
+    def start(settings: StreamSettings, db: Database | None = None) -> str:
+        app = create_app(db_path if db is None else db)
         configure_streams(app, settings)
         sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
         sock.bind(("127.0.0.1", 0))

@@ -11,7 +11,7 @@ import shutil
 from pathlib import Path
 from typing import Final
 
-from sqlite_demo.store import SqliteEventStore
+from sqlite_demo.store.sqlite.store import SqliteEventStore
 
 LONG_SESSION_EVENTS: Final = 20_000
 LONG_SESSION_ID: Final = "sess_long"

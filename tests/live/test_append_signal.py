@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from sqlite_demo.append_signal import LocalAppendSignal
-from sqlite_demo.store import SqliteEventStore
+from sqlite_demo.store.append_signal import LocalAppendSignal
+from sqlite_demo.store.sqlite.store import SqliteEventStore
 
 NEVER = 3600.0  # a wait that only an announcement can end within the test's time
 

@@ -13,7 +13,7 @@ import shutil
 from pathlib import Path
 from typing import Any
 
-from sqlite_demo import SqliteEventStore
+from sqlite_demo import open_store
 from sqlite_demo.server import ServerProcess
 from tests.live.browser import TIMEOUT_MS
 from tests.live.conftest import client_of, event_ids
@@ -44,9 +44,9 @@ def test_the_page_follows_the_log_resumes_after_a_kill_and_keeps_sessions_apart(
     server.kill()
     expect(page.locator("#connection")).to_have_attribute("data-state", "lost")
     expect(connection_log).to_contain_text("connection lost after event 6")
-    # While this server is dead, another process on the same file (a second server, say)
+    # While this server is dead, another process on the same database (a second server, say)
     # appends a turn: the page must get it from the backlog when it resumes after event 6.
-    with SqliteEventStore(server.db_path) as other_process:
+    with open_store(server.db) as other_process:
         other_process.append_event(orders, "user_message", {"content": "hello again"})
         other_process.append_event(orders, "assistant_message", {"content": "Hello again!"})
     server.start()

@@ -11,14 +11,25 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Coroutine
 from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
 from typing import Any, TypeVar
+
+import pytest
 
 from sqlite_demo import EventLogSession, SqliteEventStore
 from sqlite_demo.server import ServerProcess
+from tests.databases import Database
 from tests.live.browser import TIMEOUT_MS
 from tests.live.test_browser import _create_session, _send
 
 _T = TypeVar("_T")
+
+
+@pytest.fixture
+def db(db_path: Path) -> Database:
+    """SQLite only: ``EventLogSession`` keeps a file. The corrections themselves are the same on
+    PostgreSQL, where ``tests/store/test_corrections.py`` holds the store to them."""
+    return db_path
 
 
 def run_beside_the_page(work: Coroutine[Any, Any, _T]) -> _T:

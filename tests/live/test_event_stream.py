@@ -12,9 +12,9 @@ import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from sqlite_demo.append_signal import AppendSignal
-from sqlite_demo.event_stream import StreamSettings, StreamSource, session_event_stream
-from sqlite_demo.shared_reads import SharedReads
+from sqlite_demo.live.event_stream import StreamSettings, StreamSource, session_event_stream
+from sqlite_demo.live.shared_reads import SharedReads
+from sqlite_demo.store.append_signal import AppendSignal
 
 FAST = StreamSettings(poll_seconds=0.001, heartbeat_seconds=3600.0)
 

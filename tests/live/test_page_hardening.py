@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from sqlite_demo.event_stream import StreamSettings
+from sqlite_demo.live.event_stream import StreamSettings
 from sqlite_demo.server import ServerProcess
 from tests.live.browser import TIMEOUT_MS
 from tests.live.conftest import StartInThread, client_of, new_session, say, stream_path
@@ -150,7 +150,7 @@ def test_a_visitor_without_the_token_gets_no_page_and_an_open_page_is_told_when_
     expect(page.locator(LIVE)).to_be_visible()
     server.stop()
     # The same port, another token: the open page's cookie is stale now, and no retry helps.
-    with ServerProcess(server.db_path, tmp_path / "other.log", port=server.port):
+    with ServerProcess(server.db, tmp_path / "other.log", port=server.port):
         badge = page.locator("#connection")
         expect(badge).to_have_attribute("data-state", "refused")
         expect(badge).to_contain_text("not following: this server needs its token")

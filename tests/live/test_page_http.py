@@ -15,11 +15,11 @@ from pathlib import Path
 import pytest
 from fastapi.testclient import TestClient
 
-from sqlite_demo.app import create_app
-from sqlite_demo.live import CONTENT_SECURITY_POLICY, STATIC_FILES
-from sqlite_demo.live_stream import STREAM_OPERATION_ID, STREAM_TAG
+from sqlite_demo.live.page import CONTENT_SECURITY_POLICY, STATIC_FILES
+from sqlite_demo.live.stream_route import STREAM_OPERATION_ID, STREAM_TAG
+from sqlite_demo.service.app import create_app
 
-STATIC = resources.files("sqlite_demo").joinpath("static")
+STATIC = resources.files("sqlite_demo.live").joinpath("static")
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -58,7 +58,7 @@ def test_each_static_file_is_served_with_its_type_and_the_same_policy(
 def test_every_file_in_the_static_folder_is_served_and_packaged() -> None:
     on_disk = {entry.name for entry in STATIC.iterdir() if entry.is_file()}
     package_data = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
-    globs = package_data["tool"]["setuptools"]["package-data"]["sqlite_demo"]
+    globs = package_data["tool"]["setuptools"]["package-data"]["sqlite_demo.live"]
 
     assert on_disk == set(STATIC_FILES) | {"index.html"}
     for name in on_disk:

@@ -6,14 +6,14 @@ import json
 
 import pytest
 
-from sqlite_demo.api_schema import MAX_EVENT_ID
-from sqlite_demo.sse import (
+from sqlite_demo.live.sse import (
     comment_frame,
     event_frame,
     named_frame,
     parse_last_event_id,
     retry_frame,
 )
+from sqlite_demo.service.api_schema import MAX_EVENT_ID
 
 # Line breaks as SSE sees them (\r\n, \n, \r), a NUL, and separators that are NOT SSE line
 # breaks but are in other specs (NEL, U+2028): none may end the data line early.

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import httpx
 
-from sqlite_demo import SqliteEventStore
+from sqlite_demo import open_store
 from sqlite_demo.server import ServerProcess
 from tests.live.conftest import (
     READ_TIMEOUT_SECONDS,
@@ -173,7 +173,7 @@ def test_concurrent_streams_each_get_exactly_their_own_sessions_events(
 
 
 def test_a_slow_consumer_misses_nothing_and_holds_up_neither_writer_nor_stream(
-    server: ServerProcess, http: httpx.Client, db_path: Path
+    server: ServerProcess, http: httpx.Client
 ) -> None:
     session = new_session(http)
     # The slow client reads nothing while 4.8 MB are appended: more than the kernel buffers
@@ -195,7 +195,7 @@ def test_a_slow_consumer_misses_nothing_and_holds_up_neither_writer_nor_stream(
         slow_stream, fast_stream = frames(slow_response), frames(fast_response)
         read_until(slow_stream, caught_up)
         read_until(fast_stream, caught_up)
-        with SqliteEventStore(db_path) as other_writer:
+        with open_store(server.db) as other_writer:
             for turn in range(40):
                 other_writer.append_event(
                     session, "user_message", {"content": f"{turn} " + "x" * 60_000}

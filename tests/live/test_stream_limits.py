@@ -9,7 +9,7 @@ import asyncio
 
 import httpx
 
-from sqlite_demo.event_stream import StreamSettings
+from sqlite_demo.live.event_stream import StreamSettings
 from tests.live.conftest import (
     READ_TIMEOUT_SECONDS,
     StartInThread,

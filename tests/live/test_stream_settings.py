@@ -6,7 +6,7 @@ import threading
 
 import httpx
 
-from sqlite_demo.event_stream import StreamSettings
+from sqlite_demo.live.event_stream import StreamSettings
 from tests.live.conftest import StartInThread, client_of, new_session, say, stream_path
 from tests.live.sse_reading import caught_up, frames, log_events, read_until
 

@@ -7,15 +7,15 @@ process behind.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from pathlib import Path
 
 import httpx
 import pytest
 from fastapi.testclient import TestClient
 
-from sqlite_demo.app import create_app
-from sqlite_demo.client import AgentClient
 from sqlite_demo.server import ServerProcess
+from sqlite_demo.service.app import create_app
+from sqlite_demo.service.client import AgentClient
+from tests.databases import Database
 
 
 @pytest.fixture
@@ -33,8 +33,8 @@ def http(server: ServerProcess) -> Iterator[httpx.Client]:
 
 
 @pytest.fixture
-def in_process(db_path: Path) -> Iterator[TestClient]:
-    """The app in this process (lifespan included) on ``db_path``: for tests that prepare
-    the database through the store first and need no kill."""
-    with TestClient(create_app(db_path)) as test_client:
+def in_process(db: Database) -> Iterator[TestClient]:
+    """The app in this process (lifespan included) on ``db``, of each backend in turn: for
+    tests that prepare the database through the store first and need no kill."""
+    with TestClient(create_app(db)) as test_client:
         yield test_client

@@ -1,37 +1,14 @@
-"""What the service tests share: reading a database file behind the server's back, and
-judging whether a replayed conversation is one a model API would accept."""
+"""What the service tests share: reading a database behind the server's back (either
+backend), and judging whether a replayed conversation is one a model API would accept."""
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Mapping, Sequence
-from contextlib import closing
-from pathlib import Path
 from typing import Any
 
-TableDump = dict[str, list[tuple[Any, ...]]]
+from tests.databases import TableDump, dump_database, query
 
-
-def dump_database(db_path: Path) -> TableDump:
-    """Return every row of every table (sqlite_sequence included), read over a separate
-    connection, so a test sees what is committed on disk, not what the server says."""
-    with closing(sqlite3.connect(db_path)) as connection:
-        tables = [
-            name
-            for (name,) in connection.execute(
-                "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name"
-            )
-        ]
-        return {
-            table: connection.execute(f'SELECT * FROM "{table}" ORDER BY rowid').fetchall()
-            for table in tables
-        }
-
-
-def query(db_path: Path, sql: str, parameters: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
-    """Run one SELECT over a fresh connection and return its rows."""
-    with closing(sqlite3.connect(db_path)) as connection:
-        return connection.execute(sql, parameters).fetchall()
+__all__ = ["TableDump", "conversation_problems", "dump_database", "query"]
 
 
 def conversation_problems(messages: Sequence[Mapping[str, Any]]) -> list[str]:

@@ -17,9 +17,10 @@ from pathlib import Path
 import httpx
 import pytest
 
-from sqlite_demo.app import create_app
-from sqlite_demo.live import STATIC_FILES
+from sqlite_demo.live.page import STATIC_FILES
 from sqlite_demo.server import ServerProcess
+from sqlite_demo.service.app import create_app
+from tests.databases import Database
 from tests.server_fixtures import StartServer
 from tests.service.helpers import dump_database
 
@@ -75,16 +76,16 @@ def test_the_routes_attacked_here_include_the_api_the_stream_the_page_and_the_sc
 
 
 def test_every_route_but_health_refuses_a_request_without_the_token(
-    server: ServerProcess, stranger: httpx.Client, session_id: str, db_path: Path
+    server: ServerProcess, stranger: httpx.Client, session_id: str, db: Database
 ) -> None:
-    before = dump_database(db_path)
+    before = dump_database(db)
     for method, path in every_route(session_id):
         if path == "/health":
             continue
         response = send(stranger, method, path)
         assert_refused(response, 401, "unauthorized", server.token)
         assert response.headers["www-authenticate"].startswith("Bearer")
-    assert dump_database(db_path) == before
+    assert dump_database(db) == before
 
 
 def test_a_wrong_token_is_refused_everywhere_even_one_that_differs_in_its_last_letter(

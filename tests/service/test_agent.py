@@ -19,9 +19,16 @@ from typing import Any
 
 import pytest
 
-from sqlite_demo import SqliteEventStore, StoredEvent, VersionConflictError
-from sqlite_demo.agent import Agent, SessionBusyError, SessionView, TurnResult
-from sqlite_demo.model import ModelStep, scripted_model
+from sqlite_demo import (
+    EventStore,
+    SqliteEventStore,
+    StoredEvent,
+    VersionConflictError,
+    open_store,
+)
+from sqlite_demo.service.agent import Agent, SessionBusyError, SessionView, TurnResult
+from sqlite_demo.service.model import ModelStep, scripted_model
+from tests.databases import Database
 from tests.service.helpers import conversation_problems
 
 GREETING = "你好！我是订单客服助手，可以帮你查询订单数量。"
@@ -46,9 +53,9 @@ class PausingModel:
 
 
 @pytest.fixture
-def two_stores(db_path: Path) -> Iterator[tuple[SqliteEventStore, SqliteEventStore]]:
-    """Two stores on one file: as far as SQLite knows, two server processes."""
-    with SqliteEventStore(db_path) as first, SqliteEventStore(db_path) as second:
+def two_stores(db: Database) -> Iterator[tuple[EventStore, EventStore]]:
+    """Two stores on one database: as far as the database knows, two server processes."""
+    with open_store(db) as first, open_store(db) as second:
         first.create_session("订单客服", session_id="s")
         yield first, second
 
@@ -62,7 +69,7 @@ def _shape(events: Sequence[StoredEvent]) -> list[tuple[str, str]]:
 
 
 def test_two_writers_one_conflict_the_loser_reads_again_and_decides_again(
-    two_stores: tuple[SqliteEventStore, SqliteEventStore],
+    two_stores: tuple[EventStore, EventStore],
 ) -> None:
     store_a, store_b = two_stores
     store_a.append_event("s", "user_message", {"content": "你好"})  # a turn cut short
@@ -84,7 +91,7 @@ def test_two_writers_one_conflict_the_loser_reads_again_and_decides_again(
 
 
 def test_the_same_key_at_two_writers_stores_the_message_once_and_both_answer_with_the_reply(
-    two_stores: tuple[SqliteEventStore, SqliteEventStore],
+    two_stores: tuple[EventStore, EventStore],
 ) -> None:
     store_a, store_b = two_stores
     pausing = PausingModel()

@@ -4,16 +4,13 @@
 
 from __future__ import annotations
 
-from contextlib import closing
-from pathlib import Path
-
 import httpx
 import pytest
 from fastapi.testclient import TestClient
 
-from sqlite_demo.client import AgentClient, ApiError
-from sqlite_demo.connection import open_connection
 from sqlite_demo.server import ServerProcess
+from sqlite_demo.service.client import AgentClient, ApiError
+from tests.databases import Database, another_process_holds_the_write_lock
 from tests.service.helpers import query
 
 GREETING = "你好！我是订单客服助手，可以帮你查询订单数量。"
@@ -83,14 +80,14 @@ def test_an_english_question_gets_an_english_answer_and_the_next_call_id(
 
 
 def test_every_event_of_a_reply_is_committed_before_the_reply_arrives(
-    server: ServerProcess, client: AgentClient, db_path: Path
+    server: ServerProcess, client: AgentClient, db: Database
 ) -> None:
     session = client.create_session("订单客服")["id"]
     turn = client.send_message(session, "帮我查一下订单数量")
 
     server.kill()  # nothing after the reply gets a chance to run: no close, no checkpoint
 
-    rows = query(db_path, "SELECT event_id, type FROM events WHERE session_id = ?", [session])
+    rows = query(db, "SELECT event_id, type FROM events WHERE session_id = ?", [session])
     assert rows == [(e["event_id"], e["type"]) for e in turn["events"]]
 
 
@@ -176,12 +173,10 @@ def test_the_client_raises_the_services_refusal_with_its_status_and_code(
 
 
 def test_health_calls_a_lock_held_by_another_process_busy_not_broken(
-    in_process: TestClient, db_path: Path
+    in_process: TestClient, db: Database
 ) -> None:
-    with closing(open_connection(db_path)) as other_process:
-        other_process.execute("BEGIN IMMEDIATE")
+    with another_process_holds_the_write_lock(db):
         busy = in_process.get("/health")
-        other_process.execute("ROLLBACK")
     free = in_process.get("/health")
 
     assert (busy.status_code, busy.json()) == (200, {"status": "ok", "database": "busy"})

@@ -9,15 +9,15 @@ from __future__ import annotations
 import socket
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
 
-from sqlite_demo.api_schema import MAX_CONTENT_CHARS
-from sqlite_demo.body_guard import MAX_BODY_BYTES
 from sqlite_demo.server import ServerProcess
+from sqlite_demo.service.api_schema import MAX_CONTENT_CHARS
+from sqlite_demo.service.body_guard import MAX_BODY_BYTES
+from tests.databases import BACKENDS, Database
 from tests.service.helpers import dump_database
 
 
@@ -28,19 +28,24 @@ class Running:
     server: ServerProcess
     http: httpx.Client
     session_id: str
-    db_path: Path
+    db: Database
 
 
-@pytest.fixture(scope="module")
-def running(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Running]:
+@pytest.fixture(scope="module", params=BACKENDS)
+def running(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[Running]:
     workdir = tmp_path_factory.mktemp("bad_input")
-    server = ServerProcess(workdir / "agent.db", workdir / "server.log")
+    db: Database = workdir / "agent.db"
+    if request.param == "postgres":
+        db = request.getfixturevalue("postgres_cluster").new_database()
+    server = ServerProcess(db, workdir / "server.log")
     try:
         server.start()
         with httpx.Client(base_url=server.url, timeout=10, headers=server.headers) as http:
             session_id = http.post("/sessions", json={"title": "订单客服"}).json()["id"]
             http.post(f"/sessions/{session_id}/messages", json={"content": "你好"})
-            yield Running(server, http, session_id, workdir / "agent.db")
+            yield Running(server, http, session_id, db)
     finally:
         server.stop()
 
@@ -125,7 +130,7 @@ BAD_REQUESTS = [
 def test_a_bad_request_is_refused_plainly_and_writes_nothing(
     running: Running, bad: BadRequest
 ) -> None:
-    before = dump_database(running.db_path)
+    before = dump_database(running.db)
 
     response = running.http.request(
         bad.method,
@@ -139,7 +144,7 @@ def test_a_bad_request_is_refused_plainly_and_writes_nothing(
     assert (response.status_code, response.json()["error"]["code"]) == (bad.status, bad.code)
     assert isinstance(response.json()["error"]["message"], str)
     assert response.json()["error"]["retryable"] is False
-    assert dump_database(running.db_path) == before
+    assert dump_database(running.db) == before
 
 
 @pytest.mark.parametrize(
@@ -172,7 +177,7 @@ def test_after_a_refusal_the_same_kept_alive_connection_serves_the_next_request(
 
 
 def test_a_declared_body_over_the_limit_is_refused_before_it_is_read(running: Running) -> None:
-    before = dump_database(running.db_path)
+    before = dump_database(running.db)
     head = f"Content-Length: {MAX_BODY_BYTES + 1}"
 
     # Headers only: the body is never sent, so only a refusal that does not wait for it
@@ -180,13 +185,13 @@ def test_a_declared_body_over_the_limit_is_refused_before_it_is_read(running: Ru
     status_line = _raw_post(running, head, b"")
 
     assert b" 413 " in status_line
-    assert dump_database(running.db_path) == before
+    assert dump_database(running.db) == before
 
 
 def test_a_chunked_body_over_the_limit_is_refused_once_it_passes_the_limit(
     running: Running,
 ) -> None:
-    before = dump_database(running.db_path)
+    before = dump_database(running.db)
     chunk = b"x" * 65536
     chunks = b"".join(b"%x\r\n%s\r\n" % (len(chunk), chunk) for _ in range(17))
 
@@ -194,7 +199,7 @@ def test_a_chunked_body_over_the_limit_is_refused_once_it_passes_the_limit(
     status_line = _raw_post(running, "Transfer-Encoding: chunked", chunks)
 
     assert b" 413 " in status_line
-    assert dump_database(running.db_path) == before
+    assert dump_database(running.db) == before
 
 
 def _raw_post(running: Running, framing_header: str, body: bytes) -> bytes:

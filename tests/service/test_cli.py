@@ -9,9 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from sqlite_demo.client import AgentClient
 from sqlite_demo.server import ServerProcess
+from sqlite_demo.service.client import AgentClient
 from sqlite_demo.texts import EN, say
+from tests.server_fixtures import StartServer
 from tests.service.helpers import query
 
 PHASES = 5
@@ -47,8 +48,10 @@ def test_the_demo_in_chinese_passes_every_phase_and_says_so_in_chinese_only(
         assert say("demo.verdict", "zh", phase=phase, verdict=say("demo.passed", "zh")) in (
             result.stdout
         )
-    # Every check a passing run states ("ran to the end" is said only when it did not).
-    checks = [key for key in EN if key.startswith("demo.check.") and key != "demo.check.ran_to_end"]
+    # Every check a passing run on a SQLite file states ("ran to the end" is said only when it
+    # did not; the PostgreSQL check only on PostgreSQL).
+    unsaid = {"demo.check.ran_to_end", "demo.check.postgres_committed"}
+    checks = [key for key in EN if key.startswith("demo.check.") and key not in unsaid]
     assert [key for key in checks if say(key, "zh") not in result.stdout] == []
     assert [key for key in checks if say(key, "en") in result.stdout] == []
 
@@ -73,11 +76,28 @@ def test_the_demo_refuses_a_database_that_holds_data(tmp_path: Path) -> None:
     assert db.read_bytes() == b"not empty"
 
 
-def test_backup_copies_a_live_database_with_its_wal(
-    server: ServerProcess, client: AgentClient, db_path: Path, tmp_path: Path
+def test_the_demo_on_postgresql_passes_every_phase_and_then_refuses_the_same_database(
+    postgres_url: str, tmp_path: Path
 ) -> None:
-    session = client.create_session("订单客服")["id"]
-    client.send_message(session, "帮我查一下订单数量")
+    result = run_kit("demo", "--db", postgres_url, cwd=tmp_path)
+    again = run_kit("demo", "--db", postgres_url, cwd=tmp_path)
+
+    assert result.returncode == 0, result.stdout + result.stderr
+    verdicts = VERDICT.findall(result.stdout)
+    assert verdicts == [(str(phase), "passed") for phase in range(1, PHASES + 1)]
+    assert "PostgreSQL holds the six events" in result.stdout
+    assert query(postgres_url, "SELECT count(*) FROM events") == [(8,)]
+    assert again.returncode == 2 and "holds sessions" in again.stdout
+    assert query(postgres_url, "SELECT count(*) FROM events") == [(8,)]
+
+
+def test_backup_copies_a_live_database_with_its_wal(
+    start_server: StartServer, db_path: Path, tmp_path: Path
+) -> None:
+    server = start_server(db_path)
+    with AgentClient(server.url, token=server.token) as client:
+        session = client.create_session("订单客服")["id"]
+        client.send_message(session, "帮我查一下订单数量")
     copy = tmp_path / "copy.db"
 
     result = run_kit("backup", str(db_path), str(copy), cwd=tmp_path)

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 from fastapi.testclient import TestClient
 
+from tests.databases import Database
 from tests.service.helpers import dump_database
 
 
@@ -26,17 +26,17 @@ def _send(http: TestClient, session: str, content: str, key: str | None = None) 
 
 
 def test_a_repeated_key_returns_the_first_answer_and_writes_nothing(
-    in_process: TestClient, db_path: Path
+    in_process: TestClient, db: Database
 ) -> None:
     session = _new_session(in_process)
     first = _send(in_process, session, "帮我查一下订单数量", key="order-1")
-    before = dump_database(db_path)
+    before = dump_database(db)
 
     again = _send(in_process, session, "帮我查一下订单数量", key="order-1")
 
     assert (again["reply"], again["events"]) == (first["reply"], first["events"])
     assert again["repeated"] is True and again["recovered_events"] == []
-    assert dump_database(db_path) == before
+    assert dump_database(db) == before
 
 
 def test_a_repeated_key_answers_with_its_own_turn_not_the_latest(in_process: TestClient) -> None:
@@ -70,11 +70,11 @@ def test_keys_are_scoped_to_their_session(in_process: TestClient) -> None:
 
 
 def test_reusing_a_key_for_other_content_is_a_409_that_writes_nothing(
-    in_process: TestClient, db_path: Path
+    in_process: TestClient, db: Database
 ) -> None:
     session = _new_session(in_process)
     _send(in_process, session, "你好", key="k")
-    before = dump_database(db_path)
+    before = dump_database(db)
 
     response = in_process.post(
         f"/sessions/{session}/messages",
@@ -84,4 +84,4 @@ def test_reusing_a_key_for_other_content_is_a_409_that_writes_nothing(
 
     assert response.status_code == 409
     assert response.json()["error"]["code"] == "idempotency_key_reused"
-    assert dump_database(db_path) == before
+    assert dump_database(db) == before

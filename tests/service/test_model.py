@@ -8,7 +8,13 @@ from typing import Any
 
 import pytest
 
-from sqlite_demo.model import Reply, ToolCall, asks_for_order_count, run_tool, scripted_model
+from sqlite_demo.service.model import (
+    Reply,
+    ToolCall,
+    asks_for_order_count,
+    run_tool,
+    scripted_model,
+)
 
 
 def user(content: str) -> dict[str, Any]:

@@ -1,19 +1,21 @@
-"""Soak: several server processes on one file, many clients, servers SIGKILLed and restarted.
+"""Soak: several server processes on one database, many clients, servers SIGKILLed and restarted.
 
+Run twice, with the same assertions: on one SQLite file, and on one PostgreSQL database.
 Sixteen client threads share a handful of sessions and talk to any of three servers on the
-same database file, so turns on one session constantly race each other across processes.
+same database, so turns on one session constantly race each other across processes.
 Every request carries its own idempotency key and is retried, with that key, on another
 server when its server dies under it; some answered requests are sent again to another
 server, as a client that never saw the answer would. Meanwhile a killer SIGKILLs a server
-at moments drawn from a seeded generator and starts it again on the same file and port.
+at moments drawn from a seeded generator and starts it again on the same database and port.
 
-Afterwards, on the file itself: every answered turn is there exactly as it was answered,
+Afterwards, on the database itself: every answered turn is there exactly as it was answered,
 every message was stored once, no request got a 500, ids run 1..n without a gap, the
-projections equal a fresh refold of the events, the file passes ``PRAGMA integrity_check``,
-and after one more request per session (to finish turns a kill cut short) every session is
-a valid Chat Completions conversation in which no question was answered twice.
+projections equal a fresh refold of the events, a SQLite file passes ``PRAGMA
+integrity_check``, and after one more request per session (to finish turns a kill cut
+short) every session is a valid Chat Completions conversation in which no question was
+answered twice.
 
-About 20 s; ``SOAK_SERVERS`` and ``SOAK_KILLS`` run it bigger or longer by hand.
+About 20 s per backend; ``SOAK_SERVERS`` and ``SOAK_KILLS`` run it bigger or longer by hand.
 """
 
 from __future__ import annotations
@@ -32,10 +34,13 @@ from typing import Any
 import httpx
 import pytest
 
-from sqlite_demo import SqliteEventStore, backup_database
-from sqlite_demo.client import AgentClient, ApiError
+from sqlite_demo import SqliteEventStore, backup_database, open_store
 from sqlite_demo.server import ServerProcess
+from sqlite_demo.service.client import AgentClient, ApiError
+from sqlite_demo.store.opening import is_postgres_url
+from tests.databases import BACKENDS, Database
 from tests.service.helpers import conversation_problems, query
+from tests.store.folds import expected_messages, expected_tool_calls
 
 pytestmark = pytest.mark.slow
 
@@ -63,10 +68,10 @@ class Client:
 
 @dataclass(frozen=True)
 class Soak:
-    """What the soak left: the running servers, their file, the sessions and the records."""
+    """What the soak left: the running servers, their database, the sessions and the records."""
 
     servers: list[ServerProcess]
-    db_path: Path
+    db: Database
     sessions: list[str]
     clients: list[Client]
 
@@ -139,18 +144,22 @@ def _kill_and_restart(cluster: Cluster, rng: random.Random, kills: int) -> None:
         cluster.kill_and_restart(rng)
 
 
-@pytest.fixture(scope="module")
-def soaked(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Soak]:
-    """Run the soak once for this module's tests; stop the servers afterwards."""
+@pytest.fixture(scope="module", params=BACKENDS)
+def soaked(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[Soak]:
+    """Run the soak once per backend for this module's tests; stop the servers afterwards."""
     workdir = tmp_path_factory.mktemp("soak")
-    db_path = workdir / "agent.db"
-    servers = [ServerProcess(db_path, workdir / f"server{n}.log") for n in range(SERVERS)]
+    db: Database = workdir / "agent.db"
+    if request.param == "postgres":
+        db = request.getfixturevalue("postgres_cluster").new_database()
+    servers = [ServerProcess(db, workdir / f"server{n}.log") for n in range(SERVERS)]
     try:
         for server in servers:
             server.start()
         with AgentClient(servers[0].url) as agent:
             sessions = [agent.create_session(f"shared {n}")["id"] for n in range(SESSIONS)]
-        yield Soak(servers, db_path, sessions, _soak(Cluster(servers), sessions))
+        yield Soak(servers, db, sessions, _soak(Cluster(servers), sessions))
     finally:
         for server in servers:
             server.stop()
@@ -184,7 +193,7 @@ def test_every_answered_turn_is_stored_exactly_as_it_was_answered(soaked: Soak) 
     ids = [event["event_id"] for turn in answered for event in turn["events"]]
     stored = {
         row[0]: (row[1], row[2], json.loads(row[3]))
-        for row in query(soaked.db_path, "SELECT event_id, session_id, type, payload FROM events")
+        for row in query(soaked.db, "SELECT event_id, session_id, type, payload FROM events")
     }
     for turn in answered:
         for event in turn["events"]:
@@ -202,7 +211,7 @@ def test_every_message_was_stored_once_under_its_key(soaked: Soak) -> None:
     keys = Counter(
         key
         for (key,) in query(
-            soaked.db_path, "SELECT idempotency_key FROM events WHERE idempotency_key IS NOT NULL"
+            soaked.db, "SELECT idempotency_key FROM events WHERE idempotency_key IS NOT NULL"
         )
     )
     assert set(keys.values()) == {1}
@@ -220,23 +229,49 @@ def test_a_repeated_key_is_answered_with_the_same_turn_and_its_reply(soaked: Soa
 
 
 def test_event_ids_run_from_1_without_a_gap_and_the_counter_never_goes_back(soaked: Soak) -> None:
-    ids = [i for (i,) in query(soaked.db_path, "SELECT event_id FROM events ORDER BY event_id")]
-    counter = query(soaked.db_path, "SELECT seq FROM sqlite_sequence WHERE name = 'events'")
+    ids = [i for (i,) in query(soaked.db, "SELECT event_id FROM events ORDER BY event_id")]
+    # The last id handed out: SQLite's AUTOINCREMENT counter, PostgreSQL's log head.
+    counter = query(
+        soaked.db,
+        "SELECT last_event_id FROM log_head"
+        if is_postgres_url(soaked.db)
+        else "SELECT seq FROM sqlite_sequence WHERE name = 'events'",
+    )
     assert ids == list(range(1, len(ids) + 1))
     assert counter == [(len(ids),)]
 
 
-def test_the_projections_equal_a_fresh_fold_and_the_file_is_sound(
+def test_the_projections_equal_a_fold_of_the_events(soaked: Soak) -> None:
+    with open_store(soaked.db) as store:
+        for session in soaked.sessions:
+            events = store.get_events_for_session(session)
+            assert store.get_messages(session) == expected_messages(events)
+            assert store.get_tool_calls(session) == expected_tool_calls(events)
+
+
+def test_a_rebuild_of_the_projections_changes_no_row_and_a_sqlite_file_is_sound(
     soaked: Soak, tmp_path: Path
 ) -> None:
+    if is_postgres_url(soaked.db):
+        # No file to copy: the refold runs on the database itself, where a rebuild that
+        # changes no row proves the same.
+        before = {t: query(soaked.db, f"SELECT * FROM {t} ORDER BY event_id") for t in _TABLES}
+        with open_store(soaked.db) as store:
+            store.rebuild_projections()
+        after = {t: query(soaked.db, f"SELECT * FROM {t} ORDER BY event_id") for t in _TABLES}
+        assert after == before
+        return
     copy = tmp_path / "refolded.db"
-    backup_database(soaked.db_path, copy)
+    backup_database(soaked.db, copy)
     with SqliteEventStore(copy) as store:
         store.rebuild_projections()
-    for table in ("messages", "tool_calls"):
+    for table in _TABLES:
         rows = f"SELECT * FROM {table} ORDER BY event_id"
-        assert query(soaked.db_path, rows) == query(copy, rows), table
-    assert query(soaked.db_path, "PRAGMA integrity_check") == [("ok",)]
+        assert query(soaked.db, rows) == query(copy, rows), table
+    assert query(soaked.db, "PRAGMA integrity_check") == [("ok",)]
+
+
+_TABLES = ("messages", "tool_calls")
 
 
 def test_after_one_more_request_every_session_is_a_valid_conversation(soaked: Soak) -> None:

@@ -7,21 +7,20 @@ next page starts, until the last page, which has none.
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 from fastapi.testclient import TestClient
 
-from sqlite_demo.app import create_app
-from sqlite_demo.client import AgentClient
-from sqlite_demo.pages import MAX_PAGE
+from sqlite_demo import open_store
 from sqlite_demo.server import ServerProcess
-from sqlite_demo.store import SqliteEventStore
+from sqlite_demo.service.app import create_app
+from sqlite_demo.service.client import AgentClient
+from sqlite_demo.service.pages import MAX_PAGE
+from tests.databases import Database
 
 
-def _chat(db_path: Path, turns: int) -> str:
+def _chat(db: Database, turns: int) -> str:
     """A session of ``turns`` user and assistant message pairs, written through the store."""
-    with SqliteEventStore(db_path) as store:
+    with open_store(db) as store:
         session = store.create_session("long").id
         for turn in range(turns):
             store.append_event(session, "user_message", {"content": f"question {turn}"})
@@ -43,10 +42,10 @@ def _every_page(http: TestClient, path: str, limit: int) -> tuple[list[list[int]
 
 @pytest.mark.parametrize("what", ["events", "messages"])
 def test_a_read_in_pages_gives_every_row_once_in_order_and_the_last_page_no_link(
-    db_path: Path, what: str
+    db: Database, what: str
 ) -> None:
-    session = _chat(db_path, 5)  # 10 events, all of them messages
-    with TestClient(create_app(db_path)) as http:
+    session = _chat(db, 5)  # 10 events, all of them messages
+    with TestClient(create_app(db)) as http:
         pages, links = _every_page(http, f"/sessions/{session}/{what}", 3)
 
     assert pages == [[1, 2, 3], [4, 5, 6], [7, 8, 9], [10]]
@@ -54,18 +53,18 @@ def test_a_read_in_pages_gives_every_row_once_in_order_and_the_last_page_no_link
     assert links[-1] == ""
 
 
-def test_a_page_that_ends_exactly_at_the_last_row_names_no_next_page(db_path: Path) -> None:
-    session = _chat(db_path, 3)  # 6 events
-    with TestClient(create_app(db_path)) as http:
+def test_a_page_that_ends_exactly_at_the_last_row_names_no_next_page(db: Database) -> None:
+    session = _chat(db, 3)  # 6 events
+    with TestClient(create_app(db)) as http:
         pages, links = _every_page(http, f"/sessions/{session}/events", 3)
 
     assert pages == [[1, 2, 3], [4, 5, 6]]
     assert links[-1] == ""
 
 
-def test_without_a_limit_a_read_stops_at_the_largest_page(db_path: Path) -> None:
-    session = _chat(db_path, (MAX_PAGE + 10) // 2)
-    with TestClient(create_app(db_path)) as http:
+def test_without_a_limit_a_read_stops_at_the_largest_page(db: Database) -> None:
+    session = _chat(db, (MAX_PAGE + 10) // 2)
+    with TestClient(create_app(db)) as http:
         first = http.get(f"/sessions/{session}/events")
         rest = http.get(first.links["next"]["url"])
 
@@ -74,9 +73,9 @@ def test_without_a_limit_a_read_stops_at_the_largest_page(db_path: Path) -> None
 
 
 @pytest.mark.parametrize("limit", ["0", "-1", str(MAX_PAGE + 1), "ten"])
-def test_a_limit_outside_1_to_the_largest_page_is_refused(db_path: Path, limit: str) -> None:
-    session = _chat(db_path, 1)
-    with TestClient(create_app(db_path)) as http:
+def test_a_limit_outside_1_to_the_largest_page_is_refused(db: Database, limit: str) -> None:
+    session = _chat(db, 1)
+    with TestClient(create_app(db)) as http:
         for what in ("events", "messages"):
             response = http.get(f"/sessions/{session}/{what}", params={"limit": limit})
             assert response.status_code == 422, response.text
@@ -84,7 +83,7 @@ def test_a_limit_outside_1_to_the_largest_page_is_refused(db_path: Path, limit: 
 
 
 def test_the_client_follows_the_pages_to_the_end(server: ServerProcess) -> None:
-    session = _chat(server.db_path, MAX_PAGE)  # 2,000 events: two pages
+    session = _chat(server.db, MAX_PAGE)  # 2,000 events: two pages
 
     with AgentClient(server.url, token=server.token) as client:
         events = client.get_events(session)
@@ -94,8 +93,8 @@ def test_the_client_follows_the_pages_to_the_end(server: ServerProcess) -> None:
     assert [row["event_id"] for row in messages] == list(range(1, 2 * MAX_PAGE + 1))
 
 
-def test_the_schema_says_reads_take_a_limit_and_name_the_next_page(db_path: Path) -> None:
-    with TestClient(create_app(db_path)) as http:
+def test_the_schema_says_reads_take_a_limit_and_name_the_next_page(db: Database) -> None:
+    with TestClient(create_app(db)) as http:
         schema = http.get("/openapi.json").json()
 
     for what in ("events", "messages"):

@@ -9,15 +9,15 @@ what a server killed mid-turn leaves behind, then starting the service on that f
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from pathlib import Path
 from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
 
-from sqlite_demo.app import create_app
-from sqlite_demo.model import ModelStep, scripted_model
-from sqlite_demo.store import SqliteEventStore
+from sqlite_demo import open_store
+from sqlite_demo.service.app import create_app
+from sqlite_demo.service.model import ModelStep, scripted_model
+from tests.databases import Database
 from tests.service.helpers import conversation_problems
 
 QUESTION = "帮我查一下订单数量"
@@ -44,9 +44,9 @@ FULL_TURN = [
 
 
 def _session_cut_short(
-    db_path: Path, steps: list[tuple[str, dict[str, Any]]], key: str | None = None
+    db: Database, steps: list[tuple[str, dict[str, Any]]], key: str | None = None
 ) -> str:
-    with SqliteEventStore(db_path) as store:
+    with open_store(db) as store:
         session = store.create_session("订单客服").id
         for index, (event_type, payload) in enumerate(steps):
             store.append_event(
@@ -60,11 +60,11 @@ def _shape(events: list[dict[str, Any]]) -> list[tuple[str, dict[str, Any]]]:
 
 
 @pytest.mark.parametrize("cut", CUT_SHORT_TURNS, ids=str)
-def test_the_next_message_first_finishes_the_interrupted_turn(db_path: Path, cut: str) -> None:
+def test_the_next_message_first_finishes_the_interrupted_turn(db: Database, cut: str) -> None:
     committed = CUT_SHORT_TURNS[cut]
-    session = _session_cut_short(db_path, committed)
+    session = _session_cut_short(db, committed)
 
-    with TestClient(create_app(db_path)) as http:
+    with TestClient(create_app(db)) as http:
         turn = http.post(f"/sessions/{session}/messages", json={"content": "你好"}).json()
         replay = http.get(f"/sessions/{session}/replay").json()
 
@@ -76,10 +76,10 @@ def test_the_next_message_first_finishes_the_interrupted_turn(db_path: Path, cut
     assert conversation_problems(replay) == []
 
 
-def test_retrying_the_key_of_an_interrupted_turn_finishes_it_and_answers_it(db_path: Path) -> None:
-    session = _session_cut_short(db_path, CUT_SHORT_TURNS["after the tool call"], key="order-1")
+def test_retrying_the_key_of_an_interrupted_turn_finishes_it_and_answers_it(db: Database) -> None:
+    session = _session_cut_short(db, CUT_SHORT_TURNS["after the tool call"], key="order-1")
 
-    with TestClient(create_app(db_path)) as http:
+    with TestClient(create_app(db)) as http:
         turn = http.post(
             f"/sessions/{session}/messages",
             json={"content": QUESTION},
@@ -94,10 +94,10 @@ def test_retrying_the_key_of_an_interrupted_turn_finishes_it_and_answers_it(db_p
     assert conversation_problems(replay) == []
 
 
-def test_a_finished_session_is_left_alone(db_path: Path) -> None:
-    session = _session_cut_short(db_path, FULL_TURN)
+def test_a_finished_session_is_left_alone(db: Database) -> None:
+    session = _session_cut_short(db, FULL_TURN)
 
-    with TestClient(create_app(db_path)) as http:
+    with TestClient(create_app(db)) as http:
         turn = http.post(f"/sessions/{session}/messages", json={"content": "你好"}).json()
 
     assert turn["recovered_events"] == []
@@ -105,7 +105,7 @@ def test_a_finished_session_is_left_alone(db_path: Path) -> None:
 
 
 def test_a_model_failure_mid_turn_is_a_500_and_the_next_request_finishes_the_turn(
-    db_path: Path,
+    db: Database,
 ) -> None:
     failures = iter([True])  # fail once, at the first answer after a tool result
 
@@ -114,7 +114,7 @@ def test_a_model_failure_mid_turn_is_a_500_and_the_next_request_finishes_the_tur
             raise RuntimeError("the model API timed out")
         return scripted_model(messages)
 
-    app = create_app(db_path, model=flaky_model)
+    app = create_app(db, model=flaky_model)
     with TestClient(app, raise_server_exceptions=False) as http:
         session = http.post("/sessions", json={"title": "订单客服"}).json()["id"]
         failed = http.post(f"/sessions/{session}/messages", json={"content": QUESTION})

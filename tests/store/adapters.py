@@ -2,9 +2,9 @@
 
 ``MemoryEventStore`` wraps the pure reference in ``solutions``, an implementation written on
 its own (it shares no code with the store), through its public functions only: it holds the
-current immutable log and swaps in the new one after each append. ``AutoSessionSqliteStore``
-wraps the SQLite store, whose only extra demand is that a session exists before it is
-written to.
+current immutable log and swaps in the new one after each append. ``AutoSessionStore``
+wraps a durable store (SQLite or PostgreSQL), whose only extra demand is that a session
+exists before it is written to.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 import solutions
-from sqlite_demo import SessionExistsError, SqliteEventStore, StoredEvent
+from sqlite_demo import EventStore, SessionExistsError, StoredEvent
 
 
 class MemoryEventStore:
@@ -37,8 +37,8 @@ class MemoryEventStore:
         return list(solutions.replay_session(self.log, session_id))
 
 
-class AutoSessionSqliteStore:
-    """The SQLite store, creating each session the first time an event names it.
+class AutoSessionStore:
+    """A durable store, creating each session the first time an event names it.
 
     Only a valid id (a non-empty string) is created, so a bad id still reaches
     ``append_event`` and is refused there. A refused append may leave behind the empty
@@ -46,25 +46,25 @@ class AutoSessionSqliteStore:
     so the contract cannot tell.
     """
 
-    def __init__(self, sqlite_store: SqliteEventStore) -> None:
-        self.sqlite_store = sqlite_store
+    def __init__(self, durable_store: EventStore) -> None:
+        self.durable_store = durable_store
 
     def append_event(
         self, session_id: str, event_type: str, payload: Mapping[str, Any]
     ) -> StoredEvent:
         if isinstance(session_id, str) and session_id:
             with contextlib.suppress(SessionExistsError):
-                self.sqlite_store.create_session(session_id, session_id=session_id)
-        return self.sqlite_store.append_event(session_id, event_type, payload)
+                self.durable_store.create_session(session_id, session_id=session_id)
+        return self.durable_store.append_event(session_id, event_type, payload)
 
     def get_events_for_session(self, session_id: str, after_event_id: int = 0) -> list[StoredEvent]:
-        return self.sqlite_store.get_events_for_session(session_id, after_event_id)
+        return self.durable_store.get_events_for_session(session_id, after_event_id)
 
     def list_active_session_ids(self) -> list[str]:
-        return self.sqlite_store.list_active_session_ids()
+        return self.durable_store.list_active_session_ids()
 
     def replay_session(self, session_id: str) -> list[dict[str, Any]]:
-        return self.sqlite_store.replay_session(session_id)
+        return self.durable_store.replay_session(session_id)
 
 
 def plain(value: Any) -> Any:

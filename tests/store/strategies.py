@@ -46,8 +46,8 @@ def valid_appends(draw: st.DrawFn) -> tuple[str, dict[str, Any]]:
 
 
 any_event_types = st.sampled_from([*EVENT_TYPES, "system_message", "", "USER_MESSAGE"])
-# Payloads the exercise's rules may accept but SQLite cannot keep as they are: the store
-# refuses them (see sqlite_only_refusal), whatever the pure reference says.
+# Payloads the exercise's rules may accept but a durable store cannot keep as they are: it
+# refuses them (see durable_only_refusal), whatever the pure reference says.
 not_storable_as_json = st.sampled_from(
     [
         {"content": "x", "bad": float("nan")},
@@ -75,8 +75,9 @@ keyed_requests = st.sampled_from(
 )
 
 
-def sqlite_only_refusal(payload: object) -> bool:
-    """Whether the SQLite store must refuse ``payload`` for a reason of its own.
+def durable_only_refusal(payload: object) -> bool:
+    """Whether a durable store (SQLite or PostgreSQL) must refuse ``payload`` for a reason of
+    its own.
 
     A payload is stored as JSON text, so it must read back exactly as it went in: no value
     JSON lacks (NaN, a set, a tuple), no key that is not a string, at any depth, and only

@@ -14,7 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from sqlite_demo import SqliteEventStore, StorageError, StoreError, backup, backup_database
+from sqlite_demo import SqliteEventStore, StorageError, StoreError, backup_database
+from sqlite_demo.store.sqlite import backup
 
 EVENTS = 5
 

@@ -1,23 +1,27 @@
 """Corrections: taking items out by appending, never by deleting (the chapter's pitfall 2).
 
 Every reader honours them: replay, the projections, the call-id rule, a rebuild; and the
-store refuses a correction that points at anything but what it may supersede.
+store refuses a correction that points at anything but what it may supersede. Each test runs
+on SQLite and on PostgreSQL (``fresh_db``), with the same assertions: the rule is one.
 """
 
 from __future__ import annotations
 
-import sqlite3
+import threading
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
 from eventlog import CorrectionError, InvalidPayloadError, VersionConflictError
-from sqlite_demo import SqliteEventStore
+from sqlite_demo import EventStore, open_store
+from tests.databases import Database
+from tests.store.raw import RawDatabase
 
 CALL = {"call_id": "c1", "name": "query_order_count", "arguments": "{}"}
 
 
 @pytest.fixture
-def store(fresh_db: SqliteEventStore) -> SqliteEventStore:
+def store(fresh_db: EventStore) -> EventStore:
     """A store holding session ``s``: a user message, a call and its result, a reply."""
     fresh_db.create_session("s", session_id="s")
     for event_type, payload in [
@@ -30,14 +34,14 @@ def store(fresh_db: SqliteEventStore) -> SqliteEventStore:
     return fresh_db
 
 
-def remove_newest(store: SqliteEventStore) -> int:
+def remove_newest(store: EventStore) -> int:
     newest = store.get_events_for_session("s")[-1].event_id
     store.append_event("s", "item_removed", {"supersedes": newest})
     return newest
 
 
 def test_removing_the_reply_takes_it_out_of_replay_and_projection_but_not_the_log(
-    store: SqliteEventStore,
+    store: EventStore,
 ) -> None:
     store.append_event("s", "item_removed", {"supersedes": 4})
     assert [m["role"] for m in store.replay_session("s")] == ["user", "assistant", "tool"]
@@ -53,7 +57,7 @@ def test_removing_the_reply_takes_it_out_of_replay_and_projection_but_not_the_lo
 
 
 def test_removing_a_result_reopens_its_call_so_a_new_result_is_accepted(
-    store: SqliteEventStore,
+    store: EventStore,
 ) -> None:
     store.append_event("s", "item_removed", {"supersedes": 4})
     store.append_event("s", "item_removed", {"supersedes": 3})
@@ -63,7 +67,7 @@ def test_removing_a_result_reopens_its_call_so_a_new_result_is_accepted(
     assert store.replay_session("s")[-1] == {"role": "tool", "tool_call_id": "c1", "content": "43"}
 
 
-def test_removing_a_call_frees_its_id_and_its_projection_row(store: SqliteEventStore) -> None:
+def test_removing_a_call_frees_its_id_and_its_projection_row(store: EventStore) -> None:
     for newest in (4, 3, 2):
         store.append_event("s", "item_removed", {"supersedes": newest})
     assert store.get_tool_calls("s") == []
@@ -71,7 +75,7 @@ def test_removing_a_call_frees_its_id_and_its_projection_row(store: SqliteEventS
     assert [row.name for row in store.get_tool_calls("s")] == ["again"]
 
 
-def test_only_the_newest_item_in_force_can_be_removed(store: SqliteEventStore) -> None:
+def test_only_the_newest_item_in_force_can_be_removed(store: EventStore) -> None:
     with pytest.raises(CorrectionError, match="event 4, not event 2"):
         store.append_event("s", "item_removed", {"supersedes": 2})
     store.append_event("s", "item_removed", {"supersedes": 4})
@@ -81,7 +85,7 @@ def test_only_the_newest_item_in_force_can_be_removed(store: SqliteEventStore) -
 
 
 def test_a_correction_cannot_be_removed_nor_point_into_another_session(
-    store: SqliteEventStore,
+    store: EventStore,
 ) -> None:
     store.create_session("t", session_id="t")
     store.append_event("t", "user_message", {"content": "other"})  # event 5
@@ -93,7 +97,7 @@ def test_a_correction_cannot_be_removed_nor_point_into_another_session(
 
 
 def test_clearing_takes_every_item_out_and_later_items_count_again(
-    store: SqliteEventStore,
+    store: EventStore,
 ) -> None:
     store.append_event("s", "session_cleared", {"supersedes_through": 4})
     assert store.replay_session("s") == []
@@ -104,7 +108,7 @@ def test_clearing_takes_every_item_out_and_later_items_count_again(
     assert len(store.get_events_for_session("s")) == 7
 
 
-def test_a_clear_that_did_not_see_the_last_event_is_refused(store: SqliteEventStore) -> None:
+def test_a_clear_that_did_not_see_the_last_event_is_refused(store: EventStore) -> None:
     with pytest.raises(VersionConflictError, match="at event 4, not 3"):
         store.append_event("s", "session_cleared", {"supersedes_through": 3})
     assert len(store.get_events_for_session("s")) == 4
@@ -124,7 +128,7 @@ def test_a_clear_that_did_not_see_the_last_event_is_refused(store: SqliteEventSt
     ],
 )
 def test_a_correction_or_kept_item_of_the_wrong_shape_writes_nothing(
-    store: SqliteEventStore, event_type: str, payload: dict[str, object]
+    store: EventStore, event_type: str, payload: dict[str, object]
 ) -> None:
     with pytest.raises(InvalidPayloadError):
         store.append_event("s", event_type, payload)
@@ -132,7 +136,7 @@ def test_a_correction_or_kept_item_of_the_wrong_shape_writes_nothing(
 
 
 def test_a_rebuild_gives_the_projections_that_the_corrections_left(
-    store: SqliteEventStore,
+    store: EventStore,
 ) -> None:
     remove_newest(store)
     remove_newest_item = store.append_event("s", "item_removed", {"supersedes": 3})
@@ -143,7 +147,7 @@ def test_a_rebuild_gives_the_projections_that_the_corrections_left(
 
 
 def test_an_agent_item_is_kept_whole_and_adds_nothing_to_the_chat(
-    store: SqliteEventStore,
+    store: EventStore,
 ) -> None:
     item = {"type": "reasoning", "id": "rs_1", "summary": [{"type": "summary_text", "text": "x"}]}
     event = store.append_event("s", "agent_item", {"item": item})
@@ -153,7 +157,7 @@ def test_an_agent_item_is_kept_whole_and_adds_nothing_to_the_chat(
     assert len(store.replay_session("s")) == 4
 
 
-def test_append_events_writes_all_of_a_batch_or_none_of_it(store: SqliteEventStore) -> None:
+def test_append_events_writes_all_of_a_batch_or_none_of_it(store: EventStore) -> None:
     batch = [
         ("tool_call", {**CALL, "call_id": "c2"}),
         ("tool_result", {"call_id": "c2", "content": "7"}),  # sees the call of its batch
@@ -170,10 +174,36 @@ def test_append_events_writes_all_of_a_batch_or_none_of_it(store: SqliteEventSto
 
 
 def test_the_schema_refuses_a_correction_row_without_its_pointer(
-    store: SqliteEventStore,
+    store: EventStore, raw_db: RawDatabase
 ) -> None:
-    with sqlite3.connect(store.path) as raw, pytest.raises(sqlite3.IntegrityError):
-        raw.execute(
-            "INSERT INTO events (session_id, type, payload, created_at)"
-            " VALUES ('s', 'item_removed', '{\"supersedes\":4}', 0)"
+    # Behind the store's back: the database's own CHECK, on either backend.
+    with pytest.raises(raw_db.Refused, match=r"(?i)check"):
+        raw_db.execute(
+            "INSERT INTO events (event_id, session_id, type, payload, created_at)"
+            " VALUES (99, 's', 'item_removed', '{\"supersedes\":4}', 0)"
         )
+    assert len(store.get_events_for_session("s")) == 4
+
+
+def test_two_writers_removing_the_newest_item_at_once_remove_it_once(
+    store: EventStore, db: Database
+) -> None:
+    # Two stores (two connections, as two servers would hold), released together: each
+    # writer's rule reads the log inside its own append, while appends take turns, so the
+    # second sees the first's removal and is refused; never is one item removed twice.
+    start = threading.Barrier(2)
+
+    def remove_event_4() -> str:
+        with open_store(db) as writer:
+            start.wait()
+            try:
+                writer.append_event("s", "item_removed", {"supersedes": 4})
+            except CorrectionError:
+                return "refused"
+            return "removed"
+
+    with ThreadPoolExecutor(2) as pool:
+        outcomes = sorted(pool.map(lambda _: remove_event_4(), range(2)))
+    assert outcomes == ["refused", "removed"]
+    removals = [e for e in store.get_events_for_session("s") if e.type == "item_removed"]
+    assert [e.payload["supersedes"] for e in removals] == [4]

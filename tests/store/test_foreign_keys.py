@@ -1,17 +1,28 @@
-"""Foreign keys tie every event to a session, but only on connections that turn them on."""
+"""Foreign keys tie every event to a session: on SQLite only on connections that turn them
+on, on PostgreSQL always."""
 
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Iterator
+from contextlib import closing
 
 import pytest
 
-from sqlite_demo import SqliteEventStore, UnknownSessionError
+from sqlite_demo import EventStore, SqliteEventStore, UnknownSessionError, open_store
+from tests.store.raw import raw_connection
 
 ORPHAN = (
-    "INSERT INTO events (session_id, type, payload, created_at)"
-    " VALUES ('no-such-session', 'user_message', '{\"content\":\"hi\"}', 0)"
+    "INSERT INTO events (event_id, session_id, type, payload, created_at)"
+    " VALUES (1, 'no-such-session', 'user_message', '{\"content\":\"hi\"}', 0)"
 )
+
+
+@pytest.fixture
+def raw_db(sqlite_db: SqliteEventStore) -> Iterator[sqlite3.Connection]:
+    """A plain ``sqlite3`` connection to a store's file: no pragmas, autocommit."""
+    with closing(sqlite3.connect(sqlite_db.path, isolation_level=None)) as connection:
+        yield connection
 
 
 def test_with_foreign_keys_on_an_orphan_event_is_refused(raw_db: sqlite3.Connection) -> None:
@@ -30,8 +41,17 @@ def test_with_foreign_keys_off_as_sqlite_defaults_an_orphan_event_gets_in(
     assert raw_db.execute("SELECT session_id FROM events").fetchall() == [("no-such-session",)]
 
 
+def test_on_postgresql_an_orphan_event_is_refused_on_any_connection(postgres_url: str) -> None:
+    import psycopg
+
+    with open_store(postgres_url), raw_connection(postgres_url) as raw:
+        with pytest.raises(psycopg.errors.ForeignKeyViolation):
+            raw.execute(ORPHAN)
+        assert raw.execute("SELECT count(*) FROM events") == [(0,)]
+
+
 def test_the_store_refuses_an_event_for_an_unknown_session_and_writes_nothing(
-    fresh_db: SqliteEventStore,
+    fresh_db: EventStore,
 ) -> None:
     with pytest.raises(UnknownSessionError, match="create it first"):
         fresh_db.append_event("no-such-session", "user_message", {"content": "hi"})

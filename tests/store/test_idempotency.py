@@ -2,30 +2,30 @@
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 import pytest
 
-from sqlite_demo import IdempotencyConflictError, SqliteEventStore, StoreError
+from sqlite_demo import EventStore, IdempotencyConflictError, StoreError, open_store
+from tests.databases import Database
 
 CALL = {"call_id": "c1", "name": "lookup", "arguments": "{}"}
 
 
 @pytest.fixture
-def chat(fresh_db: SqliteEventStore) -> SqliteEventStore:
+def chat(fresh_db: EventStore) -> EventStore:
     fresh_db.create_session("chat", session_id="s")
     fresh_db.create_session("other", session_id="t")
     return fresh_db
 
 
-def test_a_retried_append_returns_the_original_event(chat: SqliteEventStore) -> None:
+def test_a_retried_append_returns_the_original_event(chat: EventStore) -> None:
     first = chat.append_event("s", "user_message", {"content": "hi"}, idempotency_key="req-1")
     again = chat.append_event("s", "user_message", {"content": "hi"}, idempotency_key="req-1")
     assert again == first
 
 
-def test_a_retried_append_writes_neither_event_nor_projection_twice(chat: SqliteEventStore) -> None:
+def test_a_retried_append_writes_neither_event_nor_projection_twice(chat: EventStore) -> None:
     for _ in range(3):
         chat.append_event("s", "user_message", {"content": "hi"}, idempotency_key="req-1")
     assert len(chat.get_events_for_session("s")) == 1
@@ -34,14 +34,14 @@ def test_a_retried_append_writes_neither_event_nor_projection_twice(chat: Sqlite
 
 
 def test_a_retried_tool_call_is_answered_with_the_original_not_refused_as_a_reused_call_id(
-    chat: SqliteEventStore,
+    chat: EventStore,
 ) -> None:
     first = chat.append_event("s", "tool_call", CALL, idempotency_key="req-1")
     assert chat.append_event("s", "tool_call", CALL, idempotency_key="req-1") == first
 
 
 def test_key_order_in_the_payload_does_not_make_a_retry_a_different_request(
-    chat: SqliteEventStore,
+    chat: EventStore,
 ) -> None:
     first = chat.append_event("s", "tool_call", CALL, idempotency_key="req-1")
     reordered = dict(reversed(list(CALL.items())))
@@ -57,7 +57,7 @@ def test_key_order_in_the_payload_does_not_make_a_retry_a_different_request(
     ],
 )
 def test_reusing_a_key_for_a_different_request_raises_and_writes_nothing(
-    chat: SqliteEventStore, event_type: str, payload: dict[str, Any]
+    chat: EventStore, event_type: str, payload: dict[str, Any]
 ) -> None:
     chat.append_event("s", "user_message", {"content": "hi", "extra": True}, idempotency_key="k")
     with pytest.raises(IdempotencyConflictError, match="use a new key"):
@@ -65,14 +65,14 @@ def test_reusing_a_key_for_a_different_request_raises_and_writes_nothing(
     assert len(chat.get_events_for_session("s")) == 1
 
 
-def test_the_same_key_in_another_session_is_another_request(chat: SqliteEventStore) -> None:
+def test_the_same_key_in_another_session_is_another_request(chat: EventStore) -> None:
     first = chat.append_event("s", "user_message", {"content": "hi"}, idempotency_key="k")
     other = chat.append_event("t", "user_message", {"content": "hi"}, idempotency_key="k")
     assert (first.event_id, other.event_id) == (1, 2)
 
 
 def test_a_retry_is_answered_with_the_original_even_when_the_session_moved_on(
-    chat: SqliteEventStore,
+    chat: EventStore,
 ) -> None:
     # The retry states the version the first attempt saw; the first attempt's own event has
     # moved the session past it since. The key is checked first: a retry is never a conflict.
@@ -87,20 +87,18 @@ def test_a_retry_is_answered_with_the_original_even_when_the_session_moved_on(
     assert len(chat.get_events_for_session("s")) == 2
 
 
-def test_a_retry_after_a_restart_still_finds_the_original(db_path: Path) -> None:
-    with SqliteEventStore(db_path) as store:
+def test_a_retry_after_a_restart_still_finds_the_original(db: Database) -> None:
+    with open_store(db) as store:
         store.create_session("chat", session_id="s")
         first = store.append_event("s", "user_message", {"content": "hi"}, idempotency_key="k")
-    with SqliteEventStore(db_path) as restarted:
+    with open_store(db) as restarted:
         again = restarted.append_event("s", "user_message", {"content": "hi"}, idempotency_key="k")
         assert again == first
         assert len(restarted.get_events_for_session("s")) == 1
 
 
 @pytest.mark.parametrize("bad_key", ["", 42])
-def test_a_key_that_is_not_a_non_empty_string_is_refused(
-    chat: SqliteEventStore, bad_key: Any
-) -> None:
+def test_a_key_that_is_not_a_non_empty_string_is_refused(chat: EventStore, bad_key: Any) -> None:
     with pytest.raises(StoreError, match="idempotency_key"):
         chat.append_event("s", "user_message", {"content": "hi"}, idempotency_key=bad_key)
     assert chat.get_events_for_session("s") == []

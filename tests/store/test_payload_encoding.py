@@ -1,30 +1,29 @@
-"""Payloads are stored as compact JSON text that a person can read with any SQLite shell."""
+"""Payloads are stored as compact JSON text that a person can read with any SQL shell."""
 
 from __future__ import annotations
-
-import sqlite3
 
 import pytest
 
 from eventlog import InvalidPayloadError
-from sqlite_demo import SqliteEventStore
+from sqlite_demo import EventStore
+from tests.store.raw import RawDatabase
 
 
 @pytest.fixture
-def chat(fresh_db: SqliteEventStore) -> SqliteEventStore:
+def chat(fresh_db: EventStore) -> EventStore:
     fresh_db.create_session("chat", session_id="s")
     return fresh_db
 
 
 def test_a_payload_is_stored_as_compact_json_with_non_ascii_text_kept_readable(
-    chat: SqliteEventStore, raw_db: sqlite3.Connection
+    chat: EventStore, raw_db: RawDatabase
 ) -> None:
     chat.append_event("s", "user_message", {"content": "你好", "n": [1, 2.5, None, True]})
-    stored = raw_db.execute("SELECT payload FROM events").fetchone()[0]
+    stored = raw_db.execute("SELECT payload FROM events")[0][0]
     assert stored == '{"content":"你好","n":[1,2.5,null,true]}'
 
 
-def test_a_payload_reads_back_equal_to_what_was_appended(chat: SqliteEventStore) -> None:
+def test_a_payload_reads_back_equal_to_what_was_appended(chat: EventStore) -> None:
     payload = {"content": "x", "big": 10**30, "tiny": 1e-300, "nested": {"a": [{"b": "c"}]}}
     appended = chat.append_event("s", "user_message", payload)
     assert appended.payload == payload
@@ -32,7 +31,7 @@ def test_a_payload_reads_back_equal_to_what_was_appended(chat: SqliteEventStore)
 
 
 def test_a_string_with_a_lone_surrogate_is_refused_because_it_is_not_utf8(
-    chat: SqliteEventStore,
+    chat: EventStore,
 ) -> None:
     # SQLite text must be valid UTF-8, so the shared rules refuse it in both stores.
     with pytest.raises(InvalidPayloadError, match=r"(?i)utf-8"):

@@ -7,15 +7,15 @@ from pathlib import Path
 import pytest
 
 from sqlite_demo import SqliteEventStore, StoreError
-from sqlite_demo.connection import open_connection
+from sqlite_demo.store.sqlite.connection import open_connection
 
 EXPECTED = {"journal_mode": "wal", "synchronous": 1, "foreign_keys": 1, "busy_timeout": 5000}
 
 
 def test_a_new_store_runs_in_wal_mode_with_normal_sync_foreign_keys_and_a_busy_timeout(
-    fresh_db: SqliteEventStore,
+    sqlite_db: SqliteEventStore,
 ) -> None:
-    assert fresh_db.pragmas().items() >= EXPECTED.items()
+    assert sqlite_db.pragmas().items() >= EXPECTED.items()
 
 
 def test_full_synchronous_and_a_custom_busy_timeout_are_applied(db_path: Path) -> None:
@@ -30,9 +30,9 @@ def test_reopening_an_existing_file_sets_the_pragmas_again(db_path: Path) -> Non
 
 
 def test_every_connection_opened_on_the_same_file_gets_the_pragmas(
-    fresh_db: SqliteEventStore,
+    sqlite_db: SqliteEventStore,
 ) -> None:
-    second = open_connection(fresh_db.path, busy_timeout_ms=1234)
+    second = open_connection(sqlite_db.path, busy_timeout_ms=1234)
     try:
         read = {name: second.execute(f"PRAGMA {name}").fetchone()[0] for name in EXPECTED}
     finally:

@@ -2,16 +2,15 @@
 
 from __future__ import annotations
 
-import sqlite3
-
 import pytest
 
-from sqlite_demo import MessageRow, SqliteEventStore, StorageError, ToolCallRow
+from sqlite_demo import EventStore, MessageRow, StorageError, ToolCallRow
 from tests.store.folds import expected_messages, expected_tool_calls
+from tests.store.raw import RawDatabase
 
 
 @pytest.fixture
-def chapter_chat(fresh_db: SqliteEventStore) -> SqliteEventStore:
+def chapter_chat(fresh_db: EventStore) -> EventStore:
     """The chapter's conversation in session a, and a short second one in session b."""
     store = fresh_db
     store.create_session("Orders", session_id="a")
@@ -27,25 +26,25 @@ def chapter_chat(fresh_db: SqliteEventStore) -> SqliteEventStore:
 
 
 def test_messages_hold_only_user_and_assistant_events_so_tool_event_ids_are_skipped(
-    chapter_chat: SqliteEventStore,
+    chapter_chat: EventStore,
 ) -> None:
     assert [row.event_id for row in chapter_chat.get_messages("a")] == [1, 2, 3, 7]
     assert chapter_chat.get_messages("a")[0] == MessageRow(1, "user", "hello")
 
 
 def test_a_tool_result_fills_in_the_result_of_its_own_sessions_call(
-    chapter_chat: SqliteEventStore,
+    chapter_chat: EventStore,
 ) -> None:
     assert chapter_chat.get_tool_calls("a") == [ToolCallRow(4, "c1", "count", "{}", "42")]
     assert chapter_chat.get_tool_calls("b") == [ToolCallRow(5, "c1", "summarise", "", None)]
 
 
-def test_an_unknown_session_has_empty_projections(chapter_chat: SqliteEventStore) -> None:
+def test_an_unknown_session_has_empty_projections(chapter_chat: EventStore) -> None:
     assert (chapter_chat.get_messages("zz"), chapter_chat.get_tool_calls("zz")) == ([], [])
 
 
 def test_rebuilding_after_projection_rows_were_deleted_restores_the_fold_of_the_events(
-    chapter_chat: SqliteEventStore, raw_db: sqlite3.Connection
+    chapter_chat: EventStore, raw_db: RawDatabase
 ) -> None:
     raw_db.execute("DELETE FROM messages WHERE event_id IN (2, 7)")
     raw_db.execute("DELETE FROM tool_calls")
@@ -57,7 +56,7 @@ def test_rebuilding_after_projection_rows_were_deleted_restores_the_fold_of_the_
 
 
 def test_rebuilding_overwrites_projection_rows_that_were_edited_by_hand(
-    chapter_chat: SqliteEventStore, raw_db: sqlite3.Connection
+    chapter_chat: EventStore, raw_db: RawDatabase
 ) -> None:
     before = chapter_chat.get_messages("a"), chapter_chat.get_tool_calls("a")
     raw_db.execute("UPDATE messages SET content = 'tampered'")
@@ -66,13 +65,13 @@ def test_rebuilding_overwrites_projection_rows_that_were_edited_by_hand(
     assert (chapter_chat.get_messages("a"), chapter_chat.get_tool_calls("a")) == before
 
 
-def test_appending_continues_normally_after_a_rebuild(chapter_chat: SqliteEventStore) -> None:
+def test_appending_continues_normally_after_a_rebuild(chapter_chat: EventStore) -> None:
     chapter_chat.rebuild_projections()
     chapter_chat.append_event("b", "tool_result", {"call_id": "c1", "content": "a summary"})
     assert chapter_chat.get_tool_calls("b")[0].result == "a summary"
 
 
-def test_a_closed_store_refuses_every_call(chapter_chat: SqliteEventStore) -> None:
+def test_a_closed_store_refuses_every_call(chapter_chat: EventStore) -> None:
     chapter_chat.close()
     chapter_chat.close()  # closing twice is fine
     calls = [

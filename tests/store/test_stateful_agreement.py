@@ -1,14 +1,15 @@
-"""The SQLite store and the pure reference, driven side by side through random programs.
+"""Each durable store and the pure reference, driven side by side through random programs.
 
 Hypothesis runs sequences of operations, refused ones included, against ``solutions`` (the
-model) and ``SqliteEventStore`` (the system under test), and compares every observation:
+model) and a durable store (the system under test: SQLite, then PostgreSQL, with the same
+rules and assertions), and compares every observation:
 returned events, reads after an id, active session order, replay, and which operations
 are refused. The two are independent implementations (the reference shares no code with
 the store), so this tests the rules, not only the SQL wiring. A failure prints the shortest
 program that reproduces it.
 
 Refusals are compared as "raised a ValueError or not": each side names its own errors. The
-SQLite store knows things the model does not: sessions must be created first, idempotency
+durable stores know things the model does not: sessions must be created first, idempotency
 keys, expected versions, and payloads it cannot keep as JSON. Rules for those keep a little
 model state of their own.
 """
@@ -16,6 +17,7 @@ model state of their own.
 from __future__ import annotations
 
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -29,26 +31,29 @@ from hypothesis.stateful import (
     multiple,
     precondition,
     rule,
+    run_state_machine_as_test,
 )
 
 import solutions
 from eventlog import InvalidPayloadError
 from sqlite_demo import (
+    EventStore,
     IdempotencyConflictError,
     SessionExistsError,
-    SqliteEventStore,
     UnknownSessionError,
     VersionConflictError,
+    open_store,
 )
+from tests.databases import BACKENDS
 from tests.store.adapters import plain
 from tests.store.folds import expected_messages, expected_tool_calls
 from tests.store.strategies import (
     SESSION_NAMES,
     any_event_types,
     any_payloads,
+    durable_only_refusal,
     keyed_requests,
     session_names,
-    sqlite_only_refusal,
     texts,
     valid_appends,
 )
@@ -65,34 +70,34 @@ class StoresAgree(RuleBasedStateMachine):
 
     sessions = Bundle("sessions")
 
-    def __init__(self) -> None:
+    def __init__(self, new_database: Callable[[Path], str | Path]) -> None:
         super().__init__()
         self.directory = tempfile.TemporaryDirectory()
-        self.sqlite = SqliteEventStore(Path(self.directory.name) / "events.db")
+        self.store: EventStore = open_store(new_database(Path(self.directory.name)))
         self.log = solutions.create_event_log()
         self.appended: list[View] = []  # every event the model accepted, in order
         self.created: set[str] = set()
         self.keyed: dict[tuple[str, str], View] = {}  # (session, key) -> the event it appended
 
     def teardown(self) -> None:
-        self.sqlite.close()
+        self.store.close()
         self.directory.cleanup()
 
     def _append_to_both(
-        self, session_id: Any, event_type: Any, payload: Any, **sqlite_options: Any
+        self, session_id: Any, event_type: Any, payload: Any, **store_options: Any
     ) -> View | None:
-        """Append to the model, then to SQLite: both refuse, or both give the same event."""
+        """Append to the model, then to the store: both refuse, or both give the same event."""
         try:
             new_log, expected = solutions.append_event(self.log, session_id, event_type, payload)
         except ValueError:
             with pytest.raises(ValueError):
-                self.sqlite.append_event(session_id, event_type, payload, **sqlite_options)
+                self.store.append_event(session_id, event_type, payload, **store_options)
             return None
-        if sqlite_only_refusal(payload):
+        if durable_only_refusal(payload):
             with pytest.raises(InvalidPayloadError):
-                self.sqlite.append_event(session_id, event_type, payload, **sqlite_options)
+                self.store.append_event(session_id, event_type, payload, **store_options)
             return None
-        actual = self.sqlite.append_event(session_id, event_type, payload, **sqlite_options)
+        actual = self.store.append_event(session_id, event_type, payload, **store_options)
         assert _view(actual) == _view(expected)
         self.log = new_log
         self.appended.append(_view(expected))
@@ -102,9 +107,9 @@ class StoresAgree(RuleBasedStateMachine):
     def create_session(self, name: str) -> Any:
         if name in self.created:
             with pytest.raises(SessionExistsError):
-                self.sqlite.create_session("again", session_id=name)
+                self.store.create_session("again", session_id=name)
             return multiple()
-        self.sqlite.create_session(f"title of {name}", session_id=name)
+        self.store.create_session(f"title of {name}", session_id=name)
         self.created.add(name)
         return name
 
@@ -129,7 +134,7 @@ class StoresAgree(RuleBasedStateMachine):
     ) -> None:
         name = data.draw(st.sampled_from([n for n in SESSION_NAMES if n not in self.created]))
         with pytest.raises(UnknownSessionError):
-            self.sqlite.append_event(name, *append)
+            self.store.append_event(name, *append)
 
     @precondition(lambda self: any(view[2] == "tool_call" for view in self.appended))
     @rule(data=st.data(), content=texts)
@@ -150,7 +155,7 @@ class StoresAgree(RuleBasedStateMachine):
         version = ids[-1] if ids else 0
         if stale and ids:
             with pytest.raises(VersionConflictError):
-                self.sqlite.append_event(
+                self.store.append_event(
                     session_id, "user_message", {"content": content}, expected_version=version - 1
                 )
             return
@@ -169,55 +174,70 @@ class StoresAgree(RuleBasedStateMachine):
             if appended is not None:
                 self.keyed[(session_id, key)] = appended
         elif (original[2], original[3]) == (event_type, payload):
-            again = self.sqlite.append_event(session_id, event_type, payload, idempotency_key=key)
+            again = self.store.append_event(session_id, event_type, payload, idempotency_key=key)
             assert _view(again) == original
         else:
             with pytest.raises(IdempotencyConflictError):
-                self.sqlite.append_event(session_id, event_type, payload, idempotency_key=key)
+                self.store.append_event(session_id, event_type, payload, idempotency_key=key)
 
     @rule(session_id=sessions, after_event_id=st.integers(min_value=-1, max_value=40))
     def read_after_an_id(self, session_id: str, after_event_id: int) -> None:
         expected = solutions.get_events_for_session(self.log, session_id, after_event_id)
-        actual = self.sqlite.get_events_for_session(session_id, after_event_id)
+        actual = self.store.get_events_for_session(session_id, after_event_id)
         assert [_view(event) for event in actual] == [_view(event) for event in expected]
 
     @rule(session_id=sessions)
     def replay(self, session_id: str) -> None:
         expected = solutions.replay_session(self.log, session_id)
-        assert self.sqlite.replay_session(session_id) == list(expected)
+        assert self.store.replay_session(session_id) == list(expected)
 
     @precondition(lambda self: bool(self.appended))
     @rule()
     def rebuild_projections(self) -> None:
-        self.sqlite.rebuild_projections()
+        self.store.rebuild_projections()
 
     @invariant()
     def active_sessions_agree(self) -> None:
         expected = list(solutions.list_sessions(self.log))
-        assert self.sqlite.list_active_session_ids() == expected
+        assert self.store.list_active_session_ids() == expected
 
     @invariant()
     def the_whole_log_agrees(self) -> None:
         actual = [
             _view(event)
             for session_id in self.created
-            for event in self.sqlite.get_events_for_session(session_id)
+            for event in self.store.get_events_for_session(session_id)
         ]
         assert sorted(actual, key=lambda view: view[0]) == self.appended
 
     @invariant()
     def projections_equal_the_fold_of_the_events(self) -> None:
         for session_id in self.created:
-            events = self.sqlite.get_events_for_session(session_id)
-            assert self.sqlite.get_messages(session_id) == expected_messages(events)
-            assert self.sqlite.get_tool_calls(session_id) == expected_tool_calls(events)
+            events = self.store.get_events_for_session(session_id)
+            assert self.store.get_messages(session_id) == expected_messages(events)
+            assert self.store.get_tool_calls(session_id) == expected_tool_calls(events)
 
 
-StoresAgree.TestCase.settings = settings(
+SETTINGS = settings(
     max_examples=75,
     stateful_step_count=30,
     derandomize=True,
     database=None,
-    deadline=None,  # real file I/O: its speed is not what this test is about
+    deadline=None,  # real I/O: its speed is not what this test is about
 )
-TestStoresAgree = StoresAgree.TestCase
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_the_store_agrees_with_the_reference(backend: str, request: pytest.FixtureRequest) -> None:
+    if backend == "postgres":
+        cluster = request.getfixturevalue("postgres_cluster")
+
+        def new_database(folder: Path) -> str | Path:
+            url: str = cluster.new_database()
+            return url
+    else:
+
+        def new_database(folder: Path) -> str | Path:
+            return folder / "events.db"
+
+    run_state_machine_as_test(lambda: StoresAgree(new_database), settings=SETTINGS)

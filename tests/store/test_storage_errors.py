@@ -16,8 +16,8 @@ from pathlib import Path
 import pytest
 
 from sqlite_demo import SqliteEventStore, StorageError, StoreError
-from sqlite_demo.connection import open_connection
-from sqlite_demo.faults import translate_sqlite_errors
+from sqlite_demo.store.sqlite.connection import open_connection
+from sqlite_demo.store.sqlite.faults import translate_sqlite_errors
 
 INSERT = "INSERT INTO sessions (id, title, created_at) VALUES ('x', 'y', 0)"
 

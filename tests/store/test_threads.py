@@ -4,14 +4,14 @@ from __future__ import annotations
 
 from concurrent.futures import ThreadPoolExecutor
 
-from sqlite_demo import SqliteEventStore
+from sqlite_demo import EventStore
 
 THREADS = 8
 APPENDS_EACH = 50
 
 
 def test_appends_from_many_threads_through_one_store_all_land_with_unique_gap_free_ids(
-    fresh_db: SqliteEventStore,
+    fresh_db: EventStore,
 ) -> None:
     # Without the store's lock, two threads would run BEGIN on the one connection at once.
     for n in range(THREADS):

@@ -2,26 +2,33 @@
 
 from __future__ import annotations
 
-import sqlite3
+from types import ModuleType
 
 import pytest
 
 from sqlite_demo import (
     ConstraintViolationError,
+    EventStore,
     ProjectionOutOfStepError,
-    SqliteEventStore,
     StoredEvent,
-    projections,
+)
+from sqlite_demo.store.opening import is_postgres_url
+from sqlite_demo.store.sqlite import projections as sqlite_projections
+from tests.databases import Database
+from tests.store.raw import (
+    RawDatabase,
+    let_projection_inserts_succeed,
+    make_projection_inserts_fail,
 )
 
 
 @pytest.fixture
-def chat(fresh_db: SqliteEventStore) -> SqliteEventStore:
+def chat(fresh_db: EventStore) -> EventStore:
     fresh_db.create_session("chat", session_id="s")
     return fresh_db
 
 
-def _row_counts(store: SqliteEventStore) -> tuple[int, int, int]:
+def _row_counts(store: EventStore) -> tuple[int, int, int]:
     return (
         len(store.get_events_for_session("s")),
         len(store.get_messages("s")),
@@ -30,41 +37,35 @@ def _row_counts(store: SqliteEventStore) -> tuple[int, int, int]:
 
 
 def test_a_projection_refused_by_the_database_rolls_back_the_event_too(
-    chat: SqliteEventStore, raw_db: sqlite3.Connection
+    chat: EventStore, raw_db: RawDatabase
 ) -> None:
     # The event INSERT succeeds; then the messages INSERT hits this trigger.
-    raw_db.execute(
-        "CREATE TRIGGER fail_projection BEFORE INSERT ON messages"
-        " BEGIN SELECT RAISE(ABORT, 'projection failed on purpose'); END"
-    )
+    make_projection_inserts_fail(raw_db)
     with pytest.raises(ConstraintViolationError, match="projection failed on purpose"):
         chat.append_event("s", "user_message", {"content": "hello"})
     assert _row_counts(chat) == (0, 0, 0)
 
 
 def test_after_a_rolled_back_append_the_next_event_id_has_no_gap(
-    chat: SqliteEventStore, raw_db: sqlite3.Connection
+    chat: EventStore, raw_db: RawDatabase
 ) -> None:
-    raw_db.execute(
-        "CREATE TRIGGER fail_projection BEFORE INSERT ON messages"
-        " BEGIN SELECT RAISE(ABORT, 'projection failed on purpose'); END"
-    )
+    make_projection_inserts_fail(raw_db)
     with pytest.raises(ConstraintViolationError):
         chat.append_event("s", "user_message", {"content": "lost"})
-    raw_db.execute("DROP TRIGGER fail_projection")
+    let_projection_inserts_succeed(raw_db)
     assert chat.append_event("s", "user_message", {"content": "kept"}).event_id == 1
 
 
 def test_a_python_error_in_the_projection_step_rolls_back_and_propagates_unchanged(
-    chat: SqliteEventStore, monkeypatch: pytest.MonkeyPatch
+    chat: EventStore, db: Database, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     chat.append_event("s", "user_message", {"content": "before"})
 
-    def crash(connection: sqlite3.Connection, event: StoredEvent) -> None:
+    def crash(connection: object, event: StoredEvent) -> None:
         raise RuntimeError("crashed between the event and its projection")
 
     with monkeypatch.context() as patch:
-        patch.setattr(projections, "write_projection", crash)
+        patch.setattr(projections_of(db), "write_projection", crash)
         with pytest.raises(RuntimeError, match="crashed between"):
             chat.append_event("s", "tool_call", {"call_id": "c1", "name": "n", "arguments": ""})
     assert _row_counts(chat) == (1, 1, 0)
@@ -73,10 +74,19 @@ def test_a_python_error_in_the_projection_step_rolls_back_and_propagates_unchang
 
 
 def test_a_result_for_a_call_missing_from_the_projection_is_refused_and_not_stored(
-    chat: SqliteEventStore, raw_db: sqlite3.Connection
+    chat: EventStore, raw_db: RawDatabase
 ) -> None:
     chat.append_event("s", "tool_call", {"call_id": "c1", "name": "n", "arguments": ""})
     raw_db.execute("DELETE FROM tool_calls")
     with pytest.raises(ProjectionOutOfStepError, match="rebuild_projections"):
         chat.append_event("s", "tool_result", {"call_id": "c1", "content": "42"})
     assert [event.type for event in chat.get_events_for_session("s")] == ["tool_call"]
+
+
+def projections_of(db: Database) -> ModuleType:
+    """The projections module of ``db``'s backend, whose step a test replaces."""
+    if is_postgres_url(db):
+        from sqlite_demo.store.postgres import projections
+
+        return projections
+    return sqlite_projections

@@ -7,24 +7,23 @@ another writer appended cannot append on its stale view, in this process or in a
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
-from sqlite_demo import SqliteEventStore, UnknownSessionError, VersionConflictError
+from sqlite_demo import EventStore, UnknownSessionError, VersionConflictError, open_store
+from tests.databases import Database
 
 HELLO = {"content": "hello"}
 
 
 @pytest.fixture
-def chat(fresh_db: SqliteEventStore) -> SqliteEventStore:
+def chat(fresh_db: EventStore) -> EventStore:
     fresh_db.create_session("chat", session_id="s")
     fresh_db.create_session("other", session_id="t")
     return fresh_db
 
 
 def test_an_empty_session_is_at_version_zero_and_each_append_moves_it_to_its_event_id(
-    chat: SqliteEventStore,
+    chat: EventStore,
 ) -> None:
     first = chat.append_event("s", "user_message", HELLO, expected_version=0)
     chat.append_event("t", "user_message", HELLO)  # another session's event takes id 2
@@ -33,7 +32,7 @@ def test_an_empty_session_is_at_version_zero_and_each_append_moves_it_to_its_eve
 
 
 def test_a_stale_version_is_a_typed_conflict_that_names_both_versions_and_writes_nothing(
-    chat: SqliteEventStore,
+    chat: EventStore,
 ) -> None:
     chat.append_event("s", "user_message", HELLO)
     with pytest.raises(VersionConflictError, match="at event 1, not 0") as conflict:
@@ -44,27 +43,27 @@ def test_a_stale_version_is_a_typed_conflict_that_names_both_versions_and_writes
     assert len(chat.get_messages("s")) == 1
 
 
-def test_a_version_from_the_future_is_a_conflict_too(chat: SqliteEventStore) -> None:
+def test_a_version_from_the_future_is_a_conflict_too(chat: EventStore) -> None:
     with pytest.raises(VersionConflictError):
         chat.append_event("s", "user_message", HELLO, expected_version=5)
 
 
-def test_other_sessions_appends_do_not_move_a_sessions_version(chat: SqliteEventStore) -> None:
+def test_other_sessions_appends_do_not_move_a_sessions_version(chat: EventStore) -> None:
     chat.append_event("s", "user_message", HELLO)
     for _ in range(3):
         chat.append_event("t", "user_message", HELLO)
     assert chat.append_event("s", "assistant_message", HELLO, expected_version=1).event_id == 5
 
 
-def test_an_unknown_session_is_unknown_not_a_conflict(chat: SqliteEventStore) -> None:
+def test_an_unknown_session_is_unknown_not_a_conflict(chat: EventStore) -> None:
     with pytest.raises(UnknownSessionError):
         chat.append_event("nobody", "user_message", HELLO, expected_version=0)
 
 
 def test_of_two_writers_in_two_stores_on_one_file_that_read_the_same_version_one_wins(
-    db_path: Path,
+    db: Database,
 ) -> None:
-    with SqliteEventStore(db_path) as first, SqliteEventStore(db_path) as second:
+    with open_store(db) as first, open_store(db) as second:
         first.create_session("chat", session_id="s")
         version = 0  # both read the empty session and decide to greet
         first.append_event(

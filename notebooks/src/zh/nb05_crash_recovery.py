@@ -49,10 +49,10 @@ CELLS = {
         S2-->>C: 只有事件 5 和 6
     ```
     """),
-    "ab863134": md(r"""
+    "776e8e4f": md(r"""
     ## 启动服务，和它对话
 
-    `sqlite_demo.server.ServerProcess` 以子进程的形式运行 `python -m sqlite_demo serve --db FILE`，等它能应答 `/health`，还可以用 `SIGKILL` 把它 `kill()` 掉。`sqlite_demo.client.AgentClient` 负责调用它的 HTTP API。服务里的模型是脚本化的，所以每次运行的回复都一样。
+    `sqlite_demo.server.ServerProcess` 以子进程的形式运行 `python -m sqlite_demo serve --db FILE`，等它能应答 `/health`，还可以用 `SIGKILL` 把它 `kill()` 掉。`sqlite_demo.service.client.AgentClient` 负责调用它的 HTTP API。服务里的模型是脚本化的，所以每次运行的回复都一样。
     """),
     "776995ac": md(r"""
     ## 提交的内容在哪里：`-wal` 文件

@@ -1,0 +1,132 @@
+"""Connections the way the store needs them: a pool of them, each set up on purpose, and the
+schema, created once however many servers start at the same moment.
+
+Every setting below is made on every connection the pool opens, because PostgreSQL keeps
+them per session: a connection opened without them would silently run without them.
+"""
+
+from __future__ import annotations
+
+from importlib import resources
+from typing import Final
+
+import psycopg
+from psycopg.rows import TupleRow
+from psycopg_pool import ConnectionPool
+
+from eventlog import StoreError
+from sqlite_demo.store.postgres.faults import translate_postgres_errors
+from sqlite_demo.store.postgres.text import register_nul_safe_text
+
+#: A connection of the store's pool: rows come back as tuples.
+Connection = psycopg.Connection[TupleRow]
+#: The store's pool of them.
+Pool = ConnectionPool[Connection]
+
+#: The number of ``schema.sql``'s design, kept in the database's ``kit_schema`` table. Version 2
+#: holds the agent framework's events (``agent_item`` and the two corrections); a database of
+#: version 1 was never released beside it, so it is refused, not migrated.
+SCHEMA_VERSION: Final = 2
+#: Any fixed number: the advisory lock that makes two processes create the schema in turn.
+_SCHEMA_LOCK: Final = 0x6B697431  # "kit1"
+#: How long opening the store waits for its first connection, at least.
+STARTUP_WAIT_SECONDS: Final = 30.0
+#: The channel every append notifies on, with a digest of its session id as the payload.
+APPENDS_CHANNEL: Final = "sqlite_demo_appends"
+
+
+def configure(connection: Connection) -> None:
+    """Set up one new connection of the pool (psycopg calls this once per connection)."""
+    # Autocommit: psycopg opens no transaction behind our back, so a read is one statement
+    # with its own snapshot and a write is the explicit transaction around it, as on SQLite.
+    connection.autocommit = True
+    register_nul_safe_text(connection)
+    # COMMIT returns once the commit is on disk (PostgreSQL's default, set here in case the
+    # server's configuration turned it off): an event acknowledged to a user survives the
+    # database server being killed. Off, a crash could lose the last ~0.6 s of commits.
+    connection.execute("SET synchronous_commit = on")
+    # Appends wait for each other on the log's head row; a writer that holds it longer than
+    # this is stuck, and the waiting request gets a retryable 503 rather than hanging.
+    connection.execute("SET lock_timeout = '5s'")
+
+
+def open_pool(url: str, *, max_connections: int, wait_seconds: float) -> Pool:
+    """Open a pool of connections to ``url``, the first of them at once.
+
+    Args:
+        url: a libpq connection URL (``postgresql://user@host:port/dbname``); a password is
+            better kept in ``PGPASSWORD`` or ``~/.pgpass`` than in the URL.
+        max_connections: the most this process keeps open (each worker thread needs one).
+        wait_seconds: how long a request waits for a connection before it is refused with a
+            retryable "unavailable" (the server is down, or every connection is busy).
+
+    Raises:
+        StorageError: the server cannot be reached, or refuses the connection.
+    """
+    pool: Pool = ConnectionPool(
+        url,
+        min_size=1,
+        max_size=max_connections,
+        configure=configure,
+        timeout=wait_seconds,
+        # Keep trying to reconnect while the server is down, however long it takes: the
+        # service answers 503 meanwhile, and serves again once the server is back.
+        reconnect_timeout=0,
+        kwargs={"application_name": "sqlite_demo"},
+        name="sqlite_demo",
+        open=False,
+    )
+    with translate_postgres_errors():
+        try:
+            # The first connection may take longer than a request's wait on a loaded machine
+            # (a server restarted while others append): a start-up is given longer.
+            pool.open(wait=True, timeout=max(wait_seconds, STARTUP_WAIT_SECONDS))
+        except BaseException:
+            pool.close()
+            raise
+    return pool
+
+
+def apply_schema(pool: Pool) -> None:
+    """Create the tables, indexes and triggers of ``schema.sql`` where they are missing.
+
+    A database already at :data:`SCHEMA_VERSION` is left as it is, without a write.
+
+    Raises:
+        StoreError: the database holds the tables of another version of the schema.
+        StorageError, ConstraintViolationError: PostgreSQL refused the script.
+    """
+    with translate_postgres_errors(), pool.connection() as connection:
+        if _schema_version(connection) == SCHEMA_VERSION:
+            return
+        schema = resources.files(__package__).joinpath("schema.sql").read_text("utf-8")
+        with connection.transaction():
+            # Two servers starting on a new database at once: the second waits here, then
+            # finds the schema made. (CREATE ... IF NOT EXISTS alone can still collide.)
+            connection.execute("SELECT pg_advisory_xact_lock(%s)", (_SCHEMA_LOCK,))
+            version = _schema_version(connection)
+            if version == SCHEMA_VERSION:
+                return
+            _refuse_another_schema(connection, version)
+            connection.execute(schema.encode("utf-8"))
+            connection.execute(
+                "CREATE TABLE kit_schema (version INTEGER NOT NULL);"
+                f" INSERT INTO kit_schema (version) VALUES ({SCHEMA_VERSION})".encode()
+            )
+
+
+def _schema_version(connection: Connection) -> int | None:
+    exists = connection.execute("SELECT to_regclass('kit_schema') IS NOT NULL").fetchone()
+    if exists is None or not exists[0]:
+        return None
+    row = connection.execute("SELECT max(version) FROM kit_schema").fetchone()
+    return None if row is None else int(str(row[0]))
+
+
+def _refuse_another_schema(connection: Connection, version: int | None) -> None:
+    has_events = connection.execute("SELECT to_regclass('events') IS NOT NULL").fetchone()
+    if version is not None or (has_events is not None and has_events[0]):
+        raise StoreError(
+            f"the database holds schema version {version} (or tables named like this kit's),"
+            f" and this kit reads version {SCHEMA_VERSION}; use another database"
+        )

@@ -1,0 +1,87 @@
+"""What a store hands out besides events: sessions and projection rows, and two helpers.
+
+Both backends build these same values, so the service, the agent and the tests never ask
+which database answered.
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+import time
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any, Final, NamedTuple
+
+from eventlog import replay_events
+
+#: The ``messages.role`` of each event type that the messages projection keeps.
+MESSAGE_ROLES: Final = {"user_message": "user", "assistant_message": "assistant"}
+
+
+@dataclass(frozen=True, slots=True)
+class Session:
+    """A conversation: its id, a human title, and when it was created (unix ms)."""
+
+    id: str
+    title: str
+    created_at: int
+
+
+@dataclass(frozen=True, slots=True)
+class MessageRow:
+    """A row of the ``messages`` projection: a user or assistant message, by its event id."""
+
+    event_id: int
+    role: str
+    content: str
+
+
+@dataclass(frozen=True, slots=True)
+class ToolCallRow:
+    """A row of the ``tool_calls`` projection; ``result`` is None until the tool answered."""
+
+    event_id: int
+    call_id: str
+    name: str
+    arguments: str
+    result: str | None
+
+
+def now_ms() -> int:
+    """Return the current time as unix milliseconds, the unit of every ``created_at``."""
+    return time.time_ns() // 1_000_000
+
+
+def new_session_id() -> str:
+    """Return ``"sess_"`` + 128 random bits as 32 hex digits: unguessable, and unique
+    without asking the database."""
+    return "sess_" + secrets.token_hex(16)
+
+
+class _Fact(NamedTuple):
+    """Just what the fold reads of an event: its id, its type and its decoded payload.
+
+    The id is what a correction points at: the fold leaves out what ``item_removed`` names or
+    ``session_cleared`` reaches.
+    """
+
+    event_id: int
+    type: str
+    payload: dict[str, Any]
+
+
+def replay_rows(rows: Iterable[tuple[int, str, str]]) -> list[dict[str, Any]]:
+    """Fold ``(event_id, type, payload JSON text)`` rows, oldest first, into Chat Completions
+    messages, corrections honoured.
+
+    What makes this fast is decoding every payload of the session in one ``json.loads``
+    call instead of one call per event; the fold itself is the shared one.
+    """
+    ids, types, texts = [], [], []
+    for event_id, event_type, payload in rows:
+        ids.append(event_id)
+        types.append(event_type)
+        texts.append(payload)
+    payloads = json.loads("[" + ",".join(texts) + "]")
+    return replay_events(map(_Fact, ids, types, payloads))
