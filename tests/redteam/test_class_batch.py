@@ -166,7 +166,15 @@ def test_every_submission_has_a_row_and_no_other_row_exists(class_batch: dict[st
 def test_an_attack_earns_nothing_and_gets_its_own_status(
     class_batch: dict[str, Any], attack: str
 ) -> None:
-    assert row(class_batch, attack) == ATTACKS[attack]
+    expected = ATTACKS[attack]
+    if attack in UNDER_TMP and batch.KIT_ROOT.is_relative_to("/tmp"):
+        expected = UNDER_TMP[attack]
+    assert row(class_batch, attack) == expected
+
+
+#: Where the kit itself lives under /tmp (a clone there), the sandbox's own private /tmp hides
+#: it: the path the attack names is simply absent, so it fails to import, still with nothing.
+UNDER_TMP = {"execs_the_solutions_source": ("import_error", 0)}
 
 
 #: Open findings, for the engine's properties (not the red team's to change): each is marked
