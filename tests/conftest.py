@@ -14,22 +14,30 @@ pytest_plugins = ["tests.server_fixtures", "tests.postgres_cluster"]
 KIT_ROOT = Path(__file__).resolve().parents[1]
 
 
-@pytest.fixture(scope="session")
-def committed_stubs(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The exercises as the last commit holds them (the stubs), whatever a learner has
-    written in the working copy since: a folder named ``exercises`` in a temporary place."""
-    try:
-        listing = subprocess.run(
-            ["git", "ls-tree", "--name-only", "HEAD", "exercises/"],
-            cwd=KIT_ROOT, capture_output=True, text=True, check=True,
-        ).stdout.split()  # fmt: skip
-    except (OSError, subprocess.CalledProcessError):
-        pytest.skip("the stubs are read from the last commit: this copy is not a git checkout")
-    folder = tmp_path_factory.mktemp("committed") / "exercises"
-    folder.mkdir()
+def write_committed_stubs(folder: Path) -> Path:
+    """Write the exercises as the last commit holds them (the stubs) into ``folder``,
+    whatever a learner has written in the working copy since.
+
+    Raises:
+        OSError, subprocess.CalledProcessError: this copy is not a git checkout.
+    """
+    listing = subprocess.run(
+        ["git", "ls-tree", "--name-only", "HEAD", "exercises/"],
+        cwd=KIT_ROOT, capture_output=True, text=True, check=True,
+    ).stdout.split()  # fmt: skip
+    folder.mkdir(parents=True)
     for name in listing:
         blob = subprocess.run(
             ["git", "show", f"HEAD:{name}"], cwd=KIT_ROOT, capture_output=True, check=True
         ).stdout
         (folder / Path(name).name).write_bytes(blob)
     return folder
+
+
+@pytest.fixture(scope="session")
+def committed_stubs(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The stubs, as the last commit holds them, in a folder named ``exercises``."""
+    try:
+        return write_committed_stubs(tmp_path_factory.mktemp("committed") / "exercises")
+    except (OSError, subprocess.CalledProcessError):
+        pytest.skip("the stubs are read from the last commit: this copy is not a git checkout")

@@ -439,10 +439,10 @@ def controls() -> dict[str, str]:
 def packages(submissions: Path) -> None:
     """The folder controls: the stubs as a package, the reference as exercise files, and a
     correct implementation as a package of its own."""
-    import shutil
+    from tests.conftest import write_committed_stubs
 
-    shutil.copytree(KIT_ROOT / "exercises", submissions / "stub_package",
-                    ignore=shutil.ignore_patterns("__pycache__"))  # fmt: skip
+    # The committed stubs, not the working copy: a learner may have finished the exercises.
+    write_committed_stubs(submissions / "stub_package")
     (submissions / "exercise_files").mkdir()
     for module in ("event_log", "sessions", "replay"):
         text = (KIT_ROOT / "solutions" / f"{module}.py").read_text()
