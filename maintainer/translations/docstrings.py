@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import ast
 import re
+import subprocess
 from pathlib import Path
 
 from grader.engine.contract import FUNCTIONS
@@ -37,13 +38,28 @@ def documented_nodes(tree: ast.Module) -> dict[str, ast.Module | ast.FunctionDef
     return {key: node for key, node in nodes.items() if ast.get_docstring(node) is not None}
 
 
-def english_docstrings(folder: Path = KIT_ROOT / "exercises") -> dict[str, str]:
+def english_stub(name: str, folder: Path | None = None) -> str:
+    """The English stub ``name`` as the last commit holds it (``folder``'s file if given, or
+    the working copy's where this is not a git checkout): a finished solution in
+    ``exercises/`` is a learner's, never the source of a translation."""
+    if folder is not None:
+        return (folder / name).read_text(encoding="utf-8")
+    try:
+        return subprocess.run(
+            ["git", "show", f"HEAD:exercises/{name}"],
+            cwd=KIT_ROOT, capture_output=True, check=True, text=True,
+        ).stdout  # fmt: skip
+    except (OSError, subprocess.CalledProcessError):
+        return (KIT_ROOT / "exercises" / name).read_text(encoding="utf-8")
+
+
+def english_docstrings(folder: Path | None = None) -> dict[str, str]:
     """``{"event_log": module docstring, "event_log.append_event": ..., ...}``, each with its
     promise bullets removed (the heading stays): what a translation is made from."""
     found: dict[str, str] = {}
     for name in EXERCISE_FILES:
         stem = name.removesuffix(".py")
-        tree = ast.parse((folder / name).read_text(encoding="utf-8"))
+        tree = ast.parse(english_stub(name, folder))
         for key, node in documented_nodes(tree).items():
             docstring = ast.get_docstring(node) or ""
             found[f"{stem}.{key}" if key else stem] = without_bullets(docstring, EN_HEADING)

@@ -9,20 +9,18 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from maintainer.translations.docstrings import EXERCISE_FILES, KIT_ROOT, build_stub
+from maintainer.translations.docstrings import EXERCISE_FILES, KIT_ROOT, build_stub, english_stub
 
 STUBS_DIR = KIT_ROOT / "docs" / "learner" / "zh" / "exercises"
 
 
-def chinese_stubs(english_dir: Path = KIT_ROOT / "exercises") -> dict[str, str]:
+def chinese_stubs(english_dir: Path | None = None) -> dict[str, str]:
     """``{file name: Chinese stub}`` for each exercise file."""
     from maintainer.translations.exercises_zh import ZH
 
     translations = {key: entry[1] for key, entry in ZH.items()}
     return {
-        name: build_stub(
-            (english_dir / name).read_text(encoding="utf-8"), name.removesuffix(".py"), translations
-        )
+        name: build_stub(english_stub(name, english_dir), name.removesuffix(".py"), translations)
         for name in EXERCISE_FILES
     }
 

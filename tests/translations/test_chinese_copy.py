@@ -22,7 +22,7 @@ import pytest
 from grader.engine.contract import FUNCTIONS
 from grader.i18n import text
 from maintainer.release.manifest import learner_files
-from maintainer.translations.docstrings import EXERCISE_FILES, KIT_ROOT, ZH_HEADING
+from maintainer.translations.docstrings import EXERCISE_FILES, KIT_ROOT, ZH_HEADING, english_stub
 from maintainer.translations.notebooks import notebook_tool
 from maintainer.translations.stubs import STUBS_DIR, chinese_stubs
 from tests.grader.promises import bullets, docstrings
@@ -142,16 +142,17 @@ def test_a_chinese_stub_is_its_english_stub_with_other_docstrings(name: str) -> 
                 node.body = node.body[1:]
         return ast.dump(tree)
 
-    english = (KIT_ROOT / "exercises" / name).read_text(encoding="utf-8")
+    english = english_stub(name)
     assert code_of((STUBS_DIR / name).read_text(encoding="utf-8")) == code_of(english)
 
 
 @pytest.mark.parametrize("function", [f for f in FUNCTIONS if f.promises], ids=lambda f: f.name)
 def test_the_chinese_promises_are_the_graders_one_for_one_in_the_contracts_order(
     function,  # type: ignore[no-untyped-def]
+    committed_stubs: Path,
 ) -> None:
     stated = bullets(docstrings(STUBS_DIR)[function.name], ZH_HEADING)
-    english = bullets(docstrings(KIT_ROOT / "exercises")[function.name])
+    english = bullets(docstrings(committed_stubs)[function.name])
     worded = [text(f"promise.{promise}", "zh") for promise in function.promises]
     # A Chinese line is wrapped between characters, so compare without the wrapping.
     assert ["".join(bullet.split()) for bullet in stated] == ["".join(w.split()) for w in worded]
