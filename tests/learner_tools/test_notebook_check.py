@@ -3,6 +3,8 @@ feedback printed in the learner's language, and whether it passes."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 import grader
@@ -23,10 +25,10 @@ def test_a_passing_task_prints_its_line_and_returns_true(
 
 
 def test_an_unwritten_task_prints_its_hint_in_chinese_and_returns_false(
-    capsys: pytest.CaptureFixture[str],
+    capsys: pytest.CaptureFixture[str], committed_stubs: Path
 ) -> None:
     with using_language("zh"):
-        assert grader.check("replay", target="exercises") is False
+        assert grader.check("replay", target=str(committed_stubs)) is False
     printed = capsys.readouterr().out
     assert f"4. {text('task.replay.name', 'zh')}" in printed
     assert text("report.hint", "zh", hint=text("hint.not_implemented.1", "zh")) in printed

@@ -58,9 +58,11 @@ def test_a_catalog_sentence_edited_without_its_translation_is_caught() -> None:
     assert drift(added) == ["'demo.new': no translation"]
 
 
-def test_a_docstring_edited_without_its_translation_is_caught(tmp_path: Path) -> None:
+def test_a_docstring_edited_without_its_translation_is_caught(
+    committed_stubs: Path, tmp_path: Path
+) -> None:
     stubs = tmp_path / "exercises"
-    shutil.copytree(KIT_ROOT / "exercises", stubs)
+    shutil.copytree(committed_stubs, stubs)
     path = stubs / "replay.py"
     path.write_text(path.read_text(encoding="utf-8").replace(
         "Replay is a fold", "Replay is a left fold"), encoding="utf-8")  # fmt: skip
