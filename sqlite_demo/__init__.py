@@ -7,6 +7,7 @@ the live page, and a demo.
                     (``store/postgres/``); :func:`open_store` picks one
 ``service/``        the agent loop and the HTTP API, over the contract
 ``live/``           the live page and the event stream it reads
+``app``             the two together: the app ``serve`` runs
 ``agents_session``  :class:`EventLogSession`, the store as an OpenAI Agents SDK
                     session (``agent_items``, ``call_pairing``: its mapping)
 ``cli``, ``server``, ``demo``, ``crash_loop``, ``sdk_demo``, ``sdk_agent``

@@ -32,11 +32,8 @@ from pathlib import Path
 
 from eventlog import StorageError, StoreError
 from sqlite_demo.live.event_stream import DEFAULT_MAX_STREAMS
+from sqlite_demo.service.access import TOKEN_ENVIRONMENT_VARIABLE
 from sqlite_demo.texts import LANGUAGES, default_language, say
-
-#: Where ``serve`` looks for its token when ``--token`` is not given (not on the command
-#: line, which every user of the machine can read).
-TOKEN_ENVIRONMENT_VARIABLE = "SQLITE_DEMO_TOKEN"
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -27,11 +27,10 @@ from typing import Final
 import httpx
 import uvicorn
 
-from sqlite_demo.cli import TOKEN_ENVIRONMENT_VARIABLE
+from sqlite_demo.app import create_app
 from sqlite_demo.live.event_stream import DEFAULT_MAX_STREAMS, StreamSettings
 from sqlite_demo.live.stream_route import StreamClosingServer, configure_streams
-from sqlite_demo.service.access import AccessPolicy, new_token
-from sqlite_demo.service.app import create_app
+from sqlite_demo.service.access import TOKEN_ENVIRONMENT_VARIABLE, AccessPolicy, new_token
 from sqlite_demo.service.client import lend_token
 from sqlite_demo.store.contract import check_writable_or_busy
 from sqlite_demo.store.opening import describe_db, is_postgres_url, open_store

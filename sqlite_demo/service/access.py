@@ -33,6 +33,10 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from sqlite_demo.service.http_errors import error_body
 
+#: Where ``serve`` looks for its token when ``--token`` is not given (not on the command
+#: line, which every user of the machine can read); the parent of a server it starts passes
+#: the token the same way.
+TOKEN_ENVIRONMENT_VARIABLE: Final = "SQLITE_DEMO_TOKEN"
 #: What a token may hold: it travels in a URL, a header and a cookie without any escaping.
 TOKEN_PATTERN: Final = r"[A-Za-z0-9._~-]{1,256}"
 #: Routes anyone who reaches the port may call; every other route needs the token.

@@ -33,7 +33,6 @@ from fastapi import FastAPI, Header, Request
 from fastapi.responses import JSONResponse, Response
 
 from eventlog import StorageError
-from sqlite_demo.live.page import create_live_router
 from sqlite_demo.service.access import AccessGuard, AccessPolicy, document_access
 from sqlite_demo.service.agent import Agent
 from sqlite_demo.service.api_schema import (
@@ -76,13 +75,16 @@ IdempotencyKey = Annotated[
 _SESSION_ERRORS: Final = (404, 422, 500, 503)
 
 
-def create_app(
+def create_api(
     db: str | Path,
     synchronous: Synchronous = "NORMAL",
     model: Model = scripted_model,
     access: AccessPolicy | None = None,
 ) -> FastAPI:
-    """Build the service; the store opens when the app starts and closes when it stops.
+    """Build the agent's HTTP API; the store opens when the app starts and closes when it stops.
+
+    The live page is added on top of it by :func:`sqlite_demo.app.create_app`, the app
+    ``serve`` runs: the API knows nothing of the page.
 
     Args:
         db: the SQLite file (created with its schema when missing), or a ``postgresql://``
@@ -123,7 +125,6 @@ def create_app(
         _document_access(app, access)
     _add_session_routes(app)
     _add_read_routes(app)
-    app.include_router(create_live_router())  # the page at / and the event stream
     return app
 
 

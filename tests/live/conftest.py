@@ -16,10 +16,10 @@ import httpx
 import pytest
 import uvicorn
 
+from sqlite_demo.app import create_app
 from sqlite_demo.live.event_stream import StreamSettings
 from sqlite_demo.live.stream_route import StreamClosingServer, configure_streams
 from sqlite_demo.server import ServerProcess
-from sqlite_demo.service.app import create_app
 from tests.databases import Database
 from tests.live.browser import page  # the fixture, for every test here
 from tests.live.long_session import build_long_session

@@ -15,9 +15,9 @@ from pathlib import Path
 import pytest
 from fastapi.testclient import TestClient
 
+from sqlite_demo.app import create_app
 from sqlite_demo.live.page import CONTENT_SECURITY_POLICY, STATIC_FILES
 from sqlite_demo.live.stream_route import STREAM_OPERATION_ID, STREAM_TAG
-from sqlite_demo.service.app import create_app
 
 STATIC = resources.files("sqlite_demo.live").joinpath("static")
 ROOT = Path(__file__).resolve().parents[2]

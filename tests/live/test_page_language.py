@@ -13,8 +13,8 @@ import pytest
 from fastapi.testclient import TestClient
 
 from sqlite_demo import edition
+from sqlite_demo.app import create_app
 from sqlite_demo.server import ServerProcess
-from sqlite_demo.service.app import create_app
 from sqlite_demo.texts import EN, page_script, say
 from tests.live.browser import TIMEOUT_MS
 

@@ -12,8 +12,8 @@ import httpx
 import pytest
 from fastapi.testclient import TestClient
 
+from sqlite_demo.app import create_app
 from sqlite_demo.server import ServerProcess
-from sqlite_demo.service.app import create_app
 from sqlite_demo.service.client import AgentClient
 from tests.databases import Database
 

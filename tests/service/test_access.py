@@ -17,9 +17,9 @@ from pathlib import Path
 import httpx
 import pytest
 
+from sqlite_demo.app import create_app
 from sqlite_demo.live.page import STATIC_FILES
 from sqlite_demo.server import ServerProcess
-from sqlite_demo.service.app import create_app
 from tests.databases import Database
 from tests.server_fixtures import StartServer
 from tests.service.helpers import dump_database

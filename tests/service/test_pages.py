@@ -11,8 +11,8 @@ import pytest
 from fastapi.testclient import TestClient
 
 from sqlite_demo import open_store
+from sqlite_demo.app import create_app
 from sqlite_demo.server import ServerProcess
-from sqlite_demo.service.app import create_app
 from sqlite_demo.service.client import AgentClient
 from sqlite_demo.service.pages import MAX_PAGE
 from tests.databases import Database

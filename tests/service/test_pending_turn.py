@@ -15,7 +15,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from sqlite_demo import open_store
-from sqlite_demo.service.app import create_app
+from sqlite_demo.app import create_app
 from sqlite_demo.service.model import ModelStep, scripted_model
 from tests.databases import Database
 from tests.service.helpers import conversation_problems
