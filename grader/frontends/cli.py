@@ -3,10 +3,11 @@ the target cannot be loaded, 130 when Ctrl+C stops the grading (a line says so, 
 
 Learner tools: ``--task`` grades one task, ``--watch`` grades again every time a file of the
 target is saved, ``--hint`` shows one more hint for the first task not passing yet, ``--lang``
-picks the language (the locale decides otherwise). Instructor tools are subcommands, each
-importing only what it uses: ``batch`` grades a class, ``gradescope`` writes a Gradescope
-autograder, ``release`` (a maintainer's tool, not in a learner's copy) writes the learner's
-copy.
+picks the language for one run, and ``lang`` for the whole kit (see
+:mod:`grader.frontends.language`; the locale decides otherwise). Instructor tools are
+subcommands, each importing only what it uses: ``batch`` grades a class, ``gradescope``
+writes a Gradescope autograder, ``release`` (a maintainer's tool, not in a learner's copy)
+writes the learner's copy.
 """
 
 from __future__ import annotations
@@ -19,12 +20,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from grader.i18n import LANGUAGES, apply_language, language_option, text
+from grader.i18n.arguments import Parser
 
 if TYPE_CHECKING:
     from grader.engine.outcomes import Report
 
 TARGET_ENV = "GRADER_TARGET"
 SUBCOMMANDS = {
+    "lang": "grader.frontends.language",
     "batch": "grader.frontends.batch.command",
     "gradescope": "grader.frontends.gradescope.command",
     "site": "grader.frontends.site.command",
@@ -41,15 +44,14 @@ def build_parser() -> argparse.ArgumentParser:
     from grader.settings import add_options
     from grader.tasks import TASKS
 
-    parser = argparse.ArgumentParser(
-        prog="python -m grader", description=text("cli.description"), epilog=text("cli.subcommands")
-    )
+    epilog = text("cli.learner_commands") + "\n\n" + text("cli.subcommands")
+    parser = Parser(prog="python -m grader", description=text("cli.description"), epilog=epilog)
     parser.add_argument(
         "--target",
         default=os.environ.get(TARGET_ENV, "exercises"),
         help=text("cli.target", env=TARGET_ENV),
     )
-    names = ", ".join(f"{task.number} {task.id}" for task in TASKS)
+    names = text("lang.separator").join(f"{task.number} {task.id}" for task in TASKS)
     parser.add_argument(
         "--task", action="append", metavar="TASK", help=text("cli.task", tasks=names)
     )

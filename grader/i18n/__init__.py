@@ -17,20 +17,39 @@ from __future__ import annotations
 import argparse
 import hashlib
 import importlib
-import os
 import pkgutil
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
 from functools import cache
 from typing import Any
 
-from grader.i18n import edition
+from grader.i18n.choice import (
+    DEFAULT_LANGUAGE,
+    LANGUAGES,
+    LOCALE_VARIABLES,
+    detect_language,
+    kit_language,
+    language_of_locale,
+    pass_on_language,
+)
 
-LANGUAGES: tuple[str, ...] = ("en", "zh")
-DEFAULT_LANGUAGE = "en"
-#: The order GNU gettext consults the environment in.
-LOCALE_VARIABLES: tuple[str, ...] = ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG")
+__all__ = [
+    "DEFAULT_LANGUAGE",
+    "LANGUAGES",
+    "LOCALE_VARIABLES",
+    "apply_language",
+    "catalog",
+    "current_language",
+    "detect_language",
+    "fingerprint",
+    "has",
+    "language_of_locale",
+    "language_option",
+    "text",
+    "use_language",
+    "using_language",
+]
 
 _chosen_language: ContextVar[str | None] = ContextVar("grader_language", default=None)
 
@@ -40,34 +59,15 @@ def fingerprint(english: str) -> str:
     return hashlib.sha256(english.encode("utf-8")).hexdigest()[:8]
 
 
-def language_of_locale(locale_name: str) -> str | None:
-    """``zh_CN.UTF-8`` -> ``zh``; ``C`` and ``POSIX`` -> ``en``; unknown -> None."""
-    code = locale_name.strip().split(".")[0].split("@")[0].replace("-", "_").lower()
-    base = code.split("_")[0]
-    if base in ("c", "posix"):
-        return DEFAULT_LANGUAGE
-    return base if base in LANGUAGES else None
-
-
-def detect_language(environ: Mapping[str, str] | None = None) -> str:
-    """The first supported language LANGUAGE, LC_ALL, LC_MESSAGES or LANG names, else English."""
-    environ = os.environ if environ is None else environ
-    for variable in LOCALE_VARIABLES:
-        for locale_name in environ.get(variable, "").split(":"):
-            language = language_of_locale(locale_name)
-            if language is not None:
-                return language
-    return DEFAULT_LANGUAGE
-
-
 def current_language() -> str:
-    """The language chosen with :func:`use_language`, else this copy's (a Chinese learner's
-    copy speaks Chinese whatever the machine's locale), else the one the locale names."""
-    return _chosen_language.get() or edition.LANGUAGE or detect_language()
+    """The language chosen with :func:`use_language`, else the kit's
+    (:func:`grader.i18n.choice.kit_language`: a run's, the stored choice, this copy's, the
+    locale's)."""
+    return _chosen_language.get() or kit_language()
 
 
 def use_language(language: str | None) -> None:
-    """Make every later message use ``language``; None goes back to following the locale.
+    """Make every later message use ``language``; None goes back to the kit's language.
 
     Raises:
         ValueError: a language the grader has no catalog for.
@@ -91,10 +91,10 @@ def language_option(argv: Sequence[str]) -> str | None:
 
 
 def apply_language(language: str | None) -> None:
-    """Speak ``language`` here and in every process started from now on (``LANGUAGE``)."""
+    """Speak ``language`` here and in every process started from now on (``KIT_LANGUAGE``)."""
     use_language(language)
     if language is not None:
-        os.environ["LANGUAGE"] = language
+        pass_on_language(language)
 
 
 @contextmanager

@@ -7,6 +7,7 @@ import argparse
 from pathlib import Path
 
 from grader.i18n import text
+from grader.i18n.arguments import Parser
 from maintainer.release import run_release
 from maintainer.release.committed import NotACheckout
 from maintainer.release.files import ReleaseRefused
@@ -15,9 +16,7 @@ from maintainer.release.manifest import ENGLISH, LANGUAGES, ManifestError
 
 def build_parser() -> argparse.ArgumentParser:
     """The ``release`` command's options."""
-    parser = argparse.ArgumentParser(
-        prog="python -m grader release", description=text("cli.release.description")
-    )
+    parser = Parser(prog="python -m grader release", description=text("cli.release.description"))
     parser.add_argument("out_dir", type=Path, metavar="OUT_DIR", help=text("cli.release.out"))
     parser.add_argument("--lang", choices=LANGUAGES, help=text("cli.release.lang"))
     return parser

@@ -54,7 +54,7 @@ EN = {
 #: :func:`grader.i18n.fingerprint`. One entry a line, in the order of EN.
 # fmt: off
 ZH: dict[str, tuple[str, str]] = {
-    "cli.release.description": ("9690c7ed", "从最近一次提交写出学习者版的套件副本，再验证它能独立运行。"),
+    "cli.release.description": ("9690c7ed", "从最近一次 commit 写出学习者版的套件副本，再验证它能独立运行。"),
     "cli.release.lang": ("d686edb6", "副本的语言，也是这些消息的语言：en（默认）或 zh"),
     "cli.release.out": ("eb1453ff", "套件之外的一个新文件夹或空文件夹"),
     "cli.release.refused": ("4f3b20b6", "没有写出副本：{reason}"),
@@ -77,7 +77,7 @@ ZH: dict[str, tuple[str, str]] = {
     "release.fail.timeout": ("53fdef60", "没有在 {seconds:g} 秒内完成"),
     "release.failed": ("357624ed", "{count} 项验证失败：副本还不能交给学习者。"),
     "release.left_out": ("f9f92ace", "以下改动没有提交，所以不在副本里：{paths}"),
-    "release.outcome.failed": ("02bd3492", "失败"),
+    "release.outcome.failed": ("02bd3492", "未通过"),
     "release.outcome.passed": ("284d1e8c", "通过"),
     "release.outcome.skipped": ("389595a4", "跳过"),
     "release.proof.demo": ("e4214af5", "python -m sqlite_demo 能完整跑完"),
@@ -92,10 +92,10 @@ ZH: dict[str, tuple[str, str]] = {
     "release.refused.links": ("08c40a88", "这个提交把以下路径存成了链接或子模块：{paths}"),
     "release.refused.manifest": ("135380fc", "发布清单（maintainer/release/manifest.py）列出了这个提交里没有的文件：{paths}；请更新清单，或者提交这些文件"),
     "release.refused.no_commit": ("3bcd81e2", "{path} 还没有任何提交；请先提交套件（git add -A && git commit）"),
-    "release.refused.no_git": ("37db438f", "没有安装 git；发布的内容要从 git 提交中读取"),
+    "release.refused.no_git": ("37db438f", "没有安装 git；发布的内容要从 git commit 中读取"),
     "release.refused.not_a_checkout": ("9650ed39", "{path} 不是 git 仓库。学习者版副本是从最近一次提交构建的，所以请在套件的克隆里运行 release（git clone URL），或者把这个文件夹变成仓库：git init && git add -A && git commit -m 'kit'"),
     "release.refused.not_empty": ("674cb140", "{path} 不是空文件夹；请选一个新的或空的文件夹"),
-    "release.refused.stubs_changed": ("3dd6de38", "{stubs} 与最近一次提交不同（{changes}）。学习者版副本是从提交构建的，这些改动不会到学习者手里。如果学习者应该拿到它们，就提交；如果这是你自己做练习时的改动，先把它们收起来（git stash --include-untracked）。然后再运行 release。"),
+    "release.refused.stubs_changed": ("3dd6de38", "{stubs} 与最近一次 commit 不同（{changes}）。学习者版副本是从 commit 构建的，这些改动不会到学习者手里。如果学习者应该拿到它们，就 commit；如果这是你自己做练习时的改动，先把它们收起来（git stash --include-untracked）。然后再运行 release。"),
     "release.skip.no_demo": ("ad017150", "副本里没有 sqlite_demo/__main__.py"),
     "release.skip.no_notebooks": ("fd1ded50", "没有找到 notebook"),
 }

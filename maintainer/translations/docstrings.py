@@ -21,7 +21,7 @@ from pathlib import Path
 
 from grader.engine.contract import FUNCTIONS
 from grader.i18n import text
-from maintainer.translations.wrap import unwrap, width, wrap
+from grader.i18n.wrap import unwrap, width, wrap
 
 KIT_ROOT = Path(__file__).resolve().parents[2]
 EXERCISE_FILES = ("__init__.py", "event_log.py", "sessions.py", "replay.py")

@@ -12,6 +12,7 @@ from grader.frontends.batch.outputs import GRADEBOOK, RESULTS_DIR, SUMMARY, most
 from grader.frontends.batch.pool import Row
 from grader.frontends.results import FORMATS
 from grader.i18n import LANGUAGES, text
+from grader.i18n.arguments import Parser
 from grader.settings import Settings, add_options, from_arguments
 from grader.transport import isolation, protect
 from grader.transport.workspace import KIT_ROOT
@@ -24,9 +25,7 @@ BATCH_SETTINGS = ("example_seconds", "task_seconds", "submission_seconds", "load
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
-        prog="python -m grader batch", description=text("cli.batch.description")
-    )
+    parser = Parser(prog="python -m grader batch", description=text("cli.batch.description"))
     parser.add_argument("submissions", type=Path, help=text("cli.batch.submissions"))
     parser.add_argument("--out", type=Path, required=True, help=text("cli.batch.out"))
     parser.add_argument("--workers", type=int, metavar="N", help=text("cli.batch.workers"))

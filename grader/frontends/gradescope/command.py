@@ -2,16 +2,16 @@
 
 from __future__ import annotations
 
-import argparse
 from pathlib import Path
 
 from grader.frontends.gradescope import build_zip
 from grader.i18n import LANGUAGES, text
+from grader.i18n.arguments import Parser
 
 
 def main(argv: list[str]) -> int:
     """Write the zip; exit 0, or 2 when the destination's folder does not exist."""
-    parser = argparse.ArgumentParser(
+    parser = Parser(
         prog="python -m grader gradescope", description=text("cli.gradescope.description")
     )
     parser.add_argument("zip", type=Path, help=text("cli.gradescope.zip"))

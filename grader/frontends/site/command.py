@@ -18,10 +18,11 @@ from pathlib import Path
 
 from grader.frontends.site.build import BuildError, build
 from grader.frontends.site.serve import Server
+from grader.i18n.arguments import Parser
 
 
 def main(argv: list[str]) -> int:
-    parser = argparse.ArgumentParser(
+    parser = Parser(
         prog="python -m grader site",
         description="Build the exercises' static site: graded in the browser, nothing to install.",
     )

@@ -135,7 +135,7 @@ ZH: dict[str, tuple[str, str]] = {
     "hint.append.branches.2": ("f8af590a", "不要在日志这个值之外保存状态（没有全局计数器，也没有以日志长度或 id 为键的缓存）：一次追加需要的一切，都在传进来的日志里。"),
     "hint.append.caller_payload_copied.1": ("1ce7cf40", "映射还在调用方手里，之后随时可能被改：要保存一份副本，而不是这个映射本身。"),
     "hint.append.caller_payload_copied.2": ("3ac9bff1", "每一层都要复制，列表、字典、元组都一样：遍历这个值，构造新的容器（或者用 copy.deepcopy(dict(payload))；要先 dict()，因为 copy.deepcopy 复制不了 MappingProxyType）。"),
-    "hint.append.payload_read_only.1": ("d46e999b", "event.payload 交出去的不能是日志自己的数据，否则读取的人就能改动它。"),
+    "hint.append.payload_read_only.1": ("d46e999b", "event.payload 交出去的不能是日志自己的数据，否则读取方就能改动它。"),
     "hint.append.payload_read_only.2": ("68ded620", "把保存的副本一路冻结到底（字典换成 types.MappingProxyType，列表换成元组），或者把它藏起来，每次读取都交出一份新副本。"),
     "hint.append.events_are_facts.1": ("1b687739", "把事件做成不可变的，这样给属性赋值就会抛出异常。"),
     "hint.append.events_are_facts.2": ("c16ee67b", "用 @dataclass(frozen=True) 或 NamedTuple；另外，日志自己记的账（它记住的 id 或工具调用）绝不能从别人手里的事件上读回来。"),
