@@ -18,6 +18,9 @@
 * ``python -m sqlite_demo backup SRC DEST``: copy a live database, WAL included, with
   SQLite's online backup API (copying only the main file would lose commits still in -wal),
   into a new single file that needs no ``-wal`` of its own.
+
+Every line, the help included, is in the kit's language (``python -m grader lang``, else the
+locale); ``--lang en|zh`` chooses one for a run, and the processes it starts.
 """
 
 from __future__ import annotations
@@ -31,6 +34,8 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from eventlog import StorageError, StoreError
+from grader.i18n import apply_language, language_option
+from grader.i18n.arguments import Parser
 from sqlite_demo.live.event_stream import DEFAULT_MAX_STREAMS
 from sqlite_demo.service.access import TOKEN_ENVIRONMENT_VARIABLE
 from sqlite_demo.texts import LANGUAGES, default_language, say
@@ -38,12 +43,16 @@ from sqlite_demo.texts import LANGUAGES, default_language, say
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command ``argv`` names (the demo when it names none); return the exit status."""
+    argv = sys.argv[1:] if argv is None else list(argv)
+    # The language comes first: the help is in it. The processes started later (the demo's
+    # server, the SDK demo's agents) speak it too.
+    apply_language(language_option(argv))
     parser = _build_parser()
     args = parser.parse_args(argv)
     if args.command in (None, "demo"):
         from sqlite_demo.demo import run_demo
 
-        return run_demo(db_path=getattr(args, "db", None), language=getattr(args, "lang", None))
+        return run_demo(db_path=getattr(args, "db", None), language=default_language())
     if args.command == "sdk":
         from sqlite_demo.sdk_demo import run_sdk_demo
 
@@ -56,74 +65,44 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
-        prog="python -m sqlite_demo",
-        description="An LLM agent whose conversations are an append-only event log, in SQLite or"
-        " PostgreSQL.",
+    language = Parser(add_help=False)
+    language.add_argument(
+        "--lang", choices=LANGUAGES, help=say("cli.lang", default=default_language())
+    )
+    parser = Parser(
+        prog="python -m sqlite_demo", description=say("cli.description"), parents=[language]
     )
     commands = parser.add_subparsers(dest="command", metavar="{demo,sdk,serve,backup}")
-    demo = commands.add_parser("demo", help="run the crash-and-replay demo (the default)")
-    demo.add_argument(
-        "--db",
-        type=_database,
-        help="database file to create, or an empty PostgreSQL database's postgresql:// URL"
-        " (default: a temp file)",
-    )
-    language_help = say("cli.demo_lang", None, default=default_language())
-    demo.add_argument("--lang", choices=LANGUAGES, help=language_help)
-    sdk = commands.add_parser(
-        "sdk", help="an OpenAI Agents SDK agent SIGKILLed mid-run, resumed from the log"
-    )
-    sdk.add_argument("--db", type=Path, help="database file to create (default: a temp file)")
-    serve = commands.add_parser("serve", help="serve the agent over HTTP")
-    serve.add_argument(
-        "--db",
-        type=_database,
-        required=True,
-        help="database file (created if new), or a postgresql:// URL",
-    )
-    serve.add_argument("--host", default="127.0.0.1", help="address to bind (default: loopback)")
-    serve.add_argument("--port", type=_port, default=0, help="port; 0 picks a free one")
+    demo = commands.add_parser("demo", help=say("cli.demo"), parents=[language])
+    demo.add_argument("--db", type=_database, help=say("cli.demo_db"))
+    sdk = commands.add_parser("sdk", help=say("cli.sdk"), parents=[language])
+    sdk.add_argument("--db", type=Path, help=say("cli.sdk_db"))
+    _add_serve_options(commands.add_parser("serve", help=say("cli.serve"), parents=[language]))
+    backup = commands.add_parser("backup", help=say("cli.backup"), parents=[language])
+    backup.add_argument("src", help=say("cli.backup_src"))
+    backup.add_argument("dest", help=say("cli.backup_dest"))
+    return parser
+
+
+def _add_serve_options(serve: argparse.ArgumentParser) -> None:
+    serve.add_argument("--db", type=_database, required=True, help=say("cli.serve_db"))
+    serve.add_argument("--host", default="127.0.0.1", help=say("cli.host"))
+    serve.add_argument("--port", type=_port, default=0, help=say("cli.port"))
     door = serve.add_mutually_exclusive_group()
-    door.add_argument(
-        "--token",
-        help=f"the token clients must send (default: ${TOKEN_ENVIRONMENT_VARIABLE}, else a random"
-        " one); visible to every user in the process list, so prefer the variable",
-    )
-    door.add_argument(
-        "--no-token",
-        action="store_true",
-        help="no authentication at all: a throwaway demo on loopback only",
-    )
+    door.add_argument("--token", help=say("cli.token", variable=TOKEN_ENVIRONMENT_VARIABLE))
+    door.add_argument("--no-token", action="store_true", help=say("cli.no_token"))
     serve.add_argument(
         "--max-streams",
         type=_stream_count,
         default=DEFAULT_MAX_STREAMS,
         metavar="N",
-        help="event streams open at once; more get a retryable 503 (default: %(default)s)",
+        help=say("cli.max_streams", default=DEFAULT_MAX_STREAMS),
     )
     serve.add_argument(
-        "--allow-host",
-        action="append",
-        default=[],
-        metavar="NAME",
-        help="accept this Host name (NAME or NAME:PORT) besides the address served; repeatable",
+        "--allow-host", action="append", default=[], metavar="NAME", help=say("cli.allow_host")
     )
-    serve.add_argument(
-        "--crashable",
-        action="store_true",
-        help="serve from a child process; Enter SIGKILLs and restarts it (for the live page)",
-    )
-    serve.add_argument(
-        "--kill-every",
-        type=_seconds,
-        metavar="SECONDS",
-        help="SIGKILL and restart the server every SECONDS too (implies --crashable)",
-    )
-    backup = commands.add_parser("backup", help="copy a live database, WAL included")
-    backup.add_argument("src", help="the database to copy")
-    backup.add_argument("dest", help="the new file to write (must not exist)")
-    return parser
+    serve.add_argument("--crashable", action="store_true", help=say("cli.crashable"))
+    serve.add_argument("--kill-every", type=_seconds, metavar="SECONDS", help=say("cli.kill_every"))
 
 
 def _database(text: str) -> str | Path:
@@ -137,9 +116,9 @@ def _port(text: str) -> int:
     try:
         port = int(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"not a port number: {text!r}") from None
+        raise argparse.ArgumentTypeError(say("cli.bad_port", value=text)) from None
     if not 0 <= port <= 65535:
-        raise argparse.ArgumentTypeError(f"a port is between 0 and 65535, got {port}")
+        raise argparse.ArgumentTypeError(say("cli.port_range", port=port))
     return port
 
 
@@ -147,9 +126,9 @@ def _stream_count(text: str) -> int:
     try:
         count = int(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number of streams: {text!r}") from None
+        raise argparse.ArgumentTypeError(say("cli.bad_streams", value=text)) from None
     if not 1 <= count <= 10_000:
-        raise argparse.ArgumentTypeError(f"between 1 and 10000 streams, got {count}")
+        raise argparse.ArgumentTypeError(say("cli.streams_range", count=count))
     return count
 
 
@@ -157,9 +136,9 @@ def _seconds(text: str) -> float:
     try:
         seconds = float(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number of seconds: {text!r}") from None
+        raise argparse.ArgumentTypeError(say("cli.bad_seconds", value=text)) from None
     if not 0.5 <= seconds <= 86400:
-        raise argparse.ArgumentTypeError(f"between 0.5 and 86400 seconds, got {text}")
+        raise argparse.ArgumentTypeError(say("cli.seconds_range", value=text))
     return seconds
 
 
@@ -169,13 +148,13 @@ def _token(parser: argparse.ArgumentParser, args: argparse.Namespace) -> str | N
 
     if args.no_token:
         if not _is_loopback(args.host):
-            parser.error("--no-token serves on loopback only: leave out --host, or keep a token")
+            parser.error(say("cli.no_token_loopback"))
         return None
     token = args.token or os.environ.get(TOKEN_ENVIRONMENT_VARIABLE) or new_token()
     try:
         return check_token(token)
-    except ValueError as error:
-        parser.error(str(error))
+    except ValueError:
+        parser.error(say("cli.bad_token"))
 
 
 def _is_loopback(host: str) -> bool:
@@ -187,7 +166,7 @@ def _is_loopback(host: str) -> bool:
 
 def _serve_crashable(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     if args.host != "127.0.0.1":
-        parser.error("--crashable serves on 127.0.0.1 only: leave out --host")
+        parser.error(say("cli.crashable_loopback"))
     from sqlite_demo.crash_loop import run_crash_loop
 
     token = _token(parser, args)
@@ -215,10 +194,10 @@ def _serve(args: argparse.Namespace, token: str | None) -> int:
             max_streams=args.max_streams,
         )
     except StoreError as error:
-        print(f"cannot serve {describe_db(db)}: {error}", file=sys.stderr)
+        print(say("cli.cannot_serve_db", database=describe_db(db), error=error), file=sys.stderr)
         return 1
     except OSError as error:
-        print(f"cannot serve on {host}:{port}: {error}", file=sys.stderr)
+        print(say("cli.cannot_serve_on", address=f"{host}:{port}", error=error), file=sys.stderr)
         return 1
     return 0
 
@@ -229,16 +208,13 @@ def _backup(parser: argparse.ArgumentParser, src: Path, dest: Path) -> int:
     try:
         backup_database(src, dest)
     except StorageError as error:
-        print(f"cannot back up {src} to {dest}: {error}", file=sys.stderr)
+        print(say("cli.cannot_back_up", src=src, dest=dest, error=error), file=sys.stderr)
         return 1
     except StoreError as error:
         parser.error(str(error))  # a wrong argument: exit status 2, as argparse does
     sessions, events = _count_rows(dest)
-    print(
-        f"backed up {src} to {dest}: {sessions} sessions, {events} events, "
-        f"{dest.stat().st_size} bytes (SQLite online backup, WAL contents included;"
-        " the copy is one self-contained file)"
-    )
+    size = dest.stat().st_size
+    print(say("cli.backed_up", src=src, dest=dest, sessions=sessions, events=events, size=size))
     return 0
 
 

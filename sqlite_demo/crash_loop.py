@@ -20,6 +20,7 @@ from typing import NoReturn, TextIO
 
 from sqlite_demo.server import ServerProcess
 from sqlite_demo.store.opening import describe_db
+from sqlite_demo.texts import say
 
 
 def run_crash_loop(
@@ -60,22 +61,25 @@ def run_crash_loop(
             _announce(server, kill_every)
             _crash_on_command(server, _lines(commands or sys.stdin), kill_every)
         except RuntimeError as error:
-            print(f"cannot serve {describe_db(db_path)}: {error}", file=sys.stderr, flush=True)
+            shown = say("cli.cannot_serve_db", database=describe_db(db_path), error=error)
+            print(shown, file=sys.stderr, flush=True)
             return 1
         except (KeyboardInterrupt, SystemExit):
-            print("stopped", flush=True)
+            print(say("crash.stopped"), flush=True)
         finally:
             server.stop()
     return 0
 
 
 def _announce(server: ServerProcess, kill_every: float | None) -> None:
-    every = f", and every {kill_every:g} s" if kill_every else ""
-    print(f"listening on {server.url}", flush=True)
-    print(f"live page: {server.page_url} (Ctrl-C stops)", flush=True)
+    print(say("serve.listening", url=server.url), flush=True)
+    print(say("crash.live_page", url=server.page_url), flush=True)
     if server.token is None:
-        print("warning: --no-token: no authentication at all (a throwaway demo)", flush=True)
-    print(f"press Enter to SIGKILL the server and restart it{every}", flush=True)
+        print(say("crash.no_token"), flush=True)
+    if kill_every:
+        print(say("crash.press_enter_every", seconds=kill_every), flush=True)
+    else:
+        print(say("crash.press_enter"), flush=True)
 
 
 def _crash_on_command(
@@ -87,9 +91,9 @@ def _crash_on_command(
         crashes += 1
         old_pid = server.pid
         status = server.kill()
-        print(f"crash {crashes}: SIGKILL sent to pid {old_pid} (exit status {status})", flush=True)
+        print(say("crash.killed", number=crashes, pid=old_pid, status=status), flush=True)
         server.start()
-        print(f"crash {crashes}: restarted as pid {server.pid} on {server.url}", flush=True)
+        print(say("crash.restarted", number=crashes, pid=server.pid, url=server.url), flush=True)
 
 
 def _wait_for_command(lines: queue.Queue[str | None], kill_every: float | None) -> None:

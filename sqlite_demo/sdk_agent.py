@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import re
 import time
 from collections.abc import Sequence
 from pathlib import Path
@@ -25,36 +26,47 @@ from agents import Agent, Runner, function_tool, set_tracing_disabled
 from agents.testing import ModelCall, ModelStep, ScriptedModel, assistant_message, function_call
 
 from sqlite_demo.agents_session import EventLogSession
+from sqlite_demo.texts import say
 
-#: What the demo's parent waits for before it sends SIGKILL.
-WAREHOUSE_STARTED: Final = "tool query_shipped_count: the warehouse query started"
 ORDER_COUNT, SHIPPED_COUNT = 42, 7
 #: Model steps a process may take: two per question is all the rule ever needs.
 MAX_MODEL_STEPS: Final = 16
+#: Each tool's answer, put into words.
 _ANSWERS: Final = {
-    "query_order_count": "You have {} orders.",
-    "query_shipped_count": "{} of them have shipped.",
+    "query_order_count": "sdk.reply.orders",
+    "query_shipped_count": "sdk.reply.shipped",
 }
+_CJK: Final = re.compile(r"[\u3400-\u9fff]")
 
 
 def next_output(call: ModelCall) -> list[Any]:
     """The scripted model's rule: what to say next, given the history the runner sent.
 
-    A tool's output is put into words; a question about shipping calls the warehouse; any
-    other question calls the order count. Call ids count the calls already in the history
-    (``call_1``, ``call_2``, ...), so a run that resumes a history gives the ids it would have.
+    A tool's output is put into words, in the language of the last question (Chinese or
+    English); a question about shipping calls the warehouse; any other question calls the
+    order count. Call ids count the calls already in the history (``call_1``, ``call_2``,
+    ...), so a run that resumes a history gives the ids it would have.
     """
     history: list[dict[str, Any]] = list(call.input)
     last = history[-1]
+    language = _language_of(history)
     if last.get("role") == "assistant":
-        return [assistant_message("Nothing is waiting for an answer.")]
+        return [assistant_message(say("sdk.reply.nothing", language))]
     if last.get("type") == "function_call_output":
         name = next(item["name"] for item in history if item.get("call_id") == last["call_id"])
-        return [assistant_message(_ANSWERS[name].format(last["output"]))]
+        return [assistant_message(say(_ANSWERS[name], language, count=last["output"]))]
     calls = sum(item.get("type") == "function_call" for item in history)
-    asks_shipping = "ship" in str(last.get("content", "")).lower()
+    question = str(last.get("content", "")).lower()
+    asks_shipping = "ship" in question or "发货" in question
     tool = "query_shipped_count" if asks_shipping else "query_order_count"
     return [function_call(tool, {}, call_id=f"call_{calls + 1}")]
+
+
+def _language_of(history: Sequence[dict[str, Any]]) -> str:
+    """The language of the last question: a real model answers in the user's language."""
+    questions = [item for item in history if item.get("role") == "user"]
+    last = str(questions[-1].get("content", "")) if questions else ""
+    return "zh" if _CJK.search(last) else "en"
 
 
 def order_service(slow_warehouse: bool) -> Agent[Any]:
@@ -69,7 +81,7 @@ def order_service(slow_warehouse: bool) -> Agent[Any]:
     def query_shipped_count() -> int:
         """How many of the user's orders have shipped."""
         if slow_warehouse:
-            print(WAREHOUSE_STARTED, flush=True)
+            print(say("sdk.warehouse_started"), flush=True)
             time.sleep(3600)  # the parent SIGKILLs the process here
         return SHIPPED_COUNT
 
@@ -81,12 +93,12 @@ async def run_turns(db: Path, session_id: str, questions: Sequence[str], slow: b
     """Run one turn per question (one turn on the log alone when there are none)."""
     agent = order_service(slow)
     with EventLogSession(session_id, db) as session:
-        print(f"the log holds {len(await session.get_items())} items", flush=True)
+        print(say("sdk.log_holds", count=len(await session.get_items())), flush=True)
         # No question: a turn on what the log holds (the SDK takes an empty input as that).
         turn_inputs: list[str | list[Any]] = [*questions] if questions else [[]]
         for turn_input in turn_inputs:
             result = await Runner.run(agent, turn_input, session=session)
-            print(f"answer: {result.final_output}", flush=True)
+            print(say("sdk.answer", text=result.final_output), flush=True)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

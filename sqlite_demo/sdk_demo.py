@@ -4,8 +4,8 @@
 :mod:`sqlite_demo.sdk_agent` (the SDK's ``Runner``, its scripted model, our session):
 
 1. Process A asks "how many orders do I have?" (a tool call, its output, the answer), then
-   "how many of them have shipped?": the runner saves the question and calls the warehouse
-   tool, which hangs. A is SIGKILLed there, in the middle of its run.
+   "how many of them have shipped?" (in the kit's language): the runner saves the question
+   and calls the warehouse tool, which hangs. A is SIGKILLed there, in the middle of its run.
 2. The log, read by this process: the first turn whole, the second question, and nothing
    half-written. The call A was running never reached the log, so nothing in it waits
    for an output that will never come.
@@ -30,9 +30,9 @@ from rich.console import Console
 
 from sqlite_demo.demo_output import Checklist, compact_json, make_console, print_summary
 from sqlite_demo.store.sqlite import SqliteEventStore
+from sqlite_demo.texts import default_language, say
 
 SESSION: Final = "orders"
-QUESTIONS: Final = ("how many orders do I have?", "how many of them have shipped?")
 #: The session's items after the kill: the first turn, then the unanswered question.
 KEPT_THROUGH_THE_KILL: Final = [
     "user_message",
@@ -54,12 +54,12 @@ def run_sdk_demo(db_path: Path | None = None) -> int:
     """
     console = make_console()
     if importlib.util.find_spec("agents") is None:
-        console.print('the SDK demo needs the OpenAI Agents SDK: pip install -e ".[agents]"')
+        console.print(say("sdk.needs_agents"), markup=False)
         return 2
     if db_path is not None and db_path.exists():
-        console.print(f"refusing to run the SDK demo on {db_path}: it exists", markup=False)
+        console.print(say("sdk.refused_exists", path=db_path), markup=False)
         return 2
-    started, checks = time.monotonic(), Checklist(console)
+    started, checks = time.monotonic(), Checklist(console, default_language())
     with tempfile.TemporaryDirectory(prefix="sdk_demo_") as workdir:
         db = db_path or Path(workdir) / "agent.db"
         try:
@@ -67,50 +67,57 @@ def run_sdk_demo(db_path: Path | None = None) -> int:
             _read_what_the_log_kept(db, console, checks)
             _resume_in_a_new_process(db, console, checks)
         except Exception as error:  # any failure is reported as a failed demo, not a traceback
-            checks.check("the demo ran to the end", False, f"{type(error).__name__}: {error}")
+            ran = say("demo.check.ran_to_end")
+            checks.check(ran, False, f"{type(error).__name__}: {error}")
     return print_summary(checks, console, time.monotonic() - started)
 
 
+def questions() -> tuple[str, str]:
+    """The two questions, in the kit's language (the agent answers in the question's)."""
+    return say("sdk.question.orders"), say("sdk.question.shipped")
+
+
 def _kill_mid_run(db: Path, console: Console, checks: Checklist) -> None:
-    _heading(console, checks, 1, "process A runs the agent and is SIGKILLed inside a tool")
-    agent = _agent_process(db, "--slow-warehouse", "ask", *QUESTIONS)
+    _heading(console, checks, 1)
+    agent = _agent_process(db, "--slow-warehouse", "ask", *questions())
     assert agent.stdout is not None
     lines = []
     try:
         for line in agent.stdout:
             lines.append(line.rstrip("\n"))
             console.print(f"  A: {lines[-1]}", markup=False)
-            if line.startswith("tool query_shipped_count"):
+            if line.rstrip("\n") == say("sdk.warehouse_started"):
                 agent.kill()  # SIGKILL: no finally, no close(), no flush
                 break
     finally:
         agent.kill()
         status = agent.wait(timeout=CHILD_TIMEOUT_SECONDS)
-    console.print(f"  sent SIGKILL to pid {agent.pid}; its exit status: {status}")
-    checks.check("A answered the first question", "answer: You have 42 orders." in lines)
-    checks.expect_equal("A died of SIGKILL, inside the warehouse tool", status, -9)
+    console.print("  " + say("sdk.killed", pid=agent.pid, status=status), markup=False)
+    from sqlite_demo.sdk_agent import ORDER_COUNT  # the SDK is there: the demo checked
+
+    answer = say("sdk.answer", text=say("sdk.reply.orders", count=ORDER_COUNT))
+    checks.check(say("sdk.check.first_answered"), answer in lines)
+    checks.expect_equal(say("sdk.check.killed"), status, -9)
 
 
 def _read_what_the_log_kept(db: Path, console: Console, checks: Checklist) -> None:
-    _heading(console, checks, 2, "what the log kept")
+    _heading(console, checks, 2)
     with SqliteEventStore(db) as store:
         events = store.get_events_for_session(SESSION)
         for event in events:
             console.print(f"  {event.event_id:>2}  {event.type:<18} {_short(event.payload)}")
         checks.expect_equal(
-            "the first turn whole, then the second question",
+            say("sdk.check.first_turn_whole"),
             [event.type for event in events],
             KEPT_THROUGH_THE_KILL,
         )
         checks.expect_equal(
-            "the question A was answering is the last thing kept",
-            events[-1].payload.get("content"),
-            QUESTIONS[1],
+            say("sdk.check.question_last"), events[-1].payload.get("content"), questions()[1]
         )
 
 
 def _resume_in_a_new_process(db: Path, console: Console, checks: Checklist) -> None:
-    _heading(console, checks, 3, "process B resumes from the store")
+    _heading(console, checks, 3)
     done = subprocess.run(
         [*_agent_command(db), "resume"],
         capture_output=True,
@@ -120,26 +127,29 @@ def _resume_in_a_new_process(db: Path, console: Console, checks: Checklist) -> N
     )
     for line in done.stdout.splitlines():
         console.print(f"  B: {line}", markup=False)
-    checks.check(
-        "B finished", done.returncode == 0, f"exit {done.returncode}: {done.stderr[-2000:]}"
-    )
-    checks.check("B found the five items A left", "the log holds 5 items" in done.stdout)
-    checks.check("B answered the question A never did", "7 of them have shipped." in done.stdout)
+    failed = say("sdk.exit", status=done.returncode, stderr=done.stderr[-2000:])
+    checks.check(say("sdk.check.b_finished"), done.returncode == 0, failed)
+    from sqlite_demo.sdk_agent import SHIPPED_COUNT
+
+    found = say("sdk.log_holds", count=len(KEPT_THROUGH_THE_KILL))
+    checks.check(say("sdk.check.b_found"), found in done.stdout.splitlines())
+    shipped = say("sdk.answer", text=say("sdk.reply.shipped", count=SHIPPED_COUNT))
+    checks.check(say("sdk.check.b_answered"), shipped in done.stdout.splitlines())
     with SqliteEventStore(db) as store:
         types = [event.type for event in store.get_events_for_session(SESSION)]
         calls = [(row.call_id, row.name, row.result) for row in store.get_tool_calls(SESSION)]
         asked = [row.content for row in store.get_messages(SESSION) if row.role == "user"]
     checks.expect_equal(
-        "the log: A's five items, then B's call, output and answer",
+        say("sdk.check.log"),
         types,
         [*KEPT_THROUGH_THE_KILL, "tool_call", "tool_result", "assistant_message"],
     )
     checks.expect_equal(
-        "each call with its output, in the tool_calls projection",
+        say("sdk.check.calls"),
         calls,
         [("call_1", "query_order_count", "42"), ("call_2", "query_shipped_count", "7")],
     )
-    checks.expect_equal("each question asked once", asked, list(QUESTIONS))
+    checks.expect_equal(say("sdk.check.asked_once"), asked, list(questions()))
 
 
 def _agent_process(db: Path, *arguments: str) -> subprocess.Popen[str]:
@@ -156,7 +166,8 @@ def _short(payload: Any) -> str:
     return compact_json({key: value for key, value in payload.items() if key != "item"})
 
 
-def _heading(console: Console, checks: Checklist, number: int, title: str) -> None:
+def _heading(console: Console, checks: Checklist, number: int) -> None:
+    heading = say("demo.phase", number=number, title=say(f"sdk.phase.{number}"))
     console.print()
-    console.rule(f"Phase {number}: {title}", align="left")
-    checks.start_phase(f"Phase {number}: {title}")
+    console.rule(heading, align="left")
+    checks.start_phase(heading)

@@ -34,11 +34,22 @@ from sqlite_demo.service.access import TOKEN_ENVIRONMENT_VARIABLE, AccessPolicy,
 from sqlite_demo.service.client import lend_token
 from sqlite_demo.store.contract import check_writable_or_busy
 from sqlite_demo.store.opening import describe_db, is_postgres_url, open_store
+from sqlite_demo.texts import LANGUAGES, say
 
 #: A hang guard, not a speed requirement: a loaded machine can take many seconds to start
 #: an interpreter and import the service.
 STARTUP_TIMEOUT_SECONDS: Final = 60.0
-_LISTENING = re.compile(r"^listening on (http://\S+:(\d+))$", re.MULTILINE)
+
+
+def _listening_pattern() -> re.Pattern[str]:
+    """The banner's first line, in any language: a parent reads the port from it."""
+    parts = [say("serve.listening", language, url="URL").split("URL") for language in LANGUAGES]
+    before = "|".join(re.escape(part[0]) for part in parts)
+    after = "|".join(re.escape(part[1]) for part in parts)
+    return re.compile(rf"^(?:{before})(http://\S+:(\d+))(?:{after})$", re.MULTILINE)
+
+
+_LISTENING = _listening_pattern()
 
 
 def serve(
@@ -53,7 +64,7 @@ def serve(
     """Serve the agent on ``host:port`` until interrupted; port 0 picks a free port.
 
     First proves the database can be written (a service that would refuse every write is
-    not started), then prints, flushed, once the socket is bound::
+    not started), then prints, flushed, once the socket is bound (in the kit's language)::
 
         listening on http://ADDRESS:PORT
         live page: http://ADDRESS:PORT/?token=TOKEN
@@ -87,23 +98,15 @@ def serve(
 
 def _print_banner(address: str, port: int, token: str | None) -> None:
     url = f"http://{f'[{address}]' if ':' in address else address}:{port}"
-    print(f"listening on {url}", flush=True)
+    print(say("serve.listening", url=url), flush=True)
     if token is None:
-        print(f"live page: {url}/", flush=True)
-        print(
-            "warning: --no-token: no authentication at all; anyone who can reach this port"
-            " reads and writes every session (for a throwaway demo on loopback)",
-            flush=True,
-        )
+        print(say("serve.live_page", url=f"{url}/"), flush=True)
+        print(say("serve.no_token"), flush=True)
     else:
-        print(f"live page: {url}/?token={token}", flush=True)
-        print("API clients: send Authorization: Bearer <that token>", flush=True)
+        print(say("serve.live_page", url=f"{url}/?token={token}"), flush=True)
+        print(say("serve.api_clients"), flush=True)
     if not ipaddress.ip_address(address).is_loopback:
-        warning = (
-            "warning: plain HTTP beyond loopback: the token and every message travel in clear;"
-            " serve on loopback, or behind a TLS proxy"
-        )
-        print(warning, file=sys.stderr, flush=True)
+        print(say("serve.plain_http"), file=sys.stderr, flush=True)
 
 
 def _listening_socket(host: str, port: int) -> socket.socket:
@@ -275,7 +278,7 @@ class ServerProcess:
                 return int(match.group(2))
             self._fail_if_exited()
             time.sleep(0.02)
-        raise self._failure("did not print its address in time")
+        raise self._failure("serve.no_address")
 
     def _wait_until_healthy(self) -> None:
         deadline = time.monotonic() + STARTUP_TIMEOUT_SECONDS
@@ -287,16 +290,16 @@ class ServerProcess:
                 pass
             self._fail_if_exited()
             time.sleep(0.02)
-        raise self._failure("did not answer /health in time")
+        raise self._failure("serve.no_health")
 
     def _fail_if_exited(self) -> None:
         if self._process is not None and self._process.poll() is not None:
-            raise self._failure(f"exited with status {self._process.returncode}")
+            raise self._failure("serve.exited", status=self._process.returncode)
 
-    def _failure(self, what: str) -> RuntimeError:
+    def _failure(self, message_id: str, **fields: object) -> RuntimeError:
         self.stop()
         tail = self._log_since(0)[-2000:]
-        return RuntimeError(f"server on {self.described_db} {what}; its log ends:\n{tail}")
+        return RuntimeError(say(message_id, database=self.described_db, tail=tail, **fields))
 
     def _log_since(self, offset: int) -> str:
         with self.log_path.open("rb") as log:

@@ -6,16 +6,20 @@ without its translation). Placeholders are ``str.format`` names, filled the same
 :func:`say` here and by ``live/static/i18n.js`` on the page, which gets both catalogs from
 :func:`page_script` (served as ``/static/texts.js``).
 
-The language: ``--lang`` where a command has it, else this copy's (:mod:`sqlite_demo.edition`),
-else English. The page starts in the server's language and has a switch of its own.
+The language is the kit's (:func:`grader.i18n.current_language`: ``--lang``, else the choice
+made with ``python -m grader lang``, else this copy's, else the locale's), as the grader's is.
+The page starts in the server's language and has a switch of its own; the API answers in
+the language its request asks for (``Accept-Language``: see :mod:`sqlite_demo.service.languages`).
 """
 # ruff: noqa: RUF001 - the Chinese sentences use Chinese punctuation
 
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 
-from sqlite_demo import edition
+from grader.i18n import current_language
 
 LANGUAGES = ("en", "zh")
 
@@ -58,7 +62,6 @@ EN = {
     "demo.verdict": "{phase}: {verdict}",
     "demo.checks_failed": "{failures} of {total} checks FAILED",
     "demo.checks_passed": "all {total} checks passed in {seconds} s",
-    "cli.demo_lang": "language of the demo's output: en or zh (default: {default})",
     # --- the live page (static/index.html and its scripts) -------------------------------
     "page.title": "Agent persistence: the event log, live",
     "page.heading": "Agent persistence",
@@ -121,6 +124,123 @@ EN = {
     "page.tool_result": "tool result {call_id}: {content}",
     "page.item_removed": "taken out: event {supersedes}",
     "page.session_cleared": "cleared: every event through {supersedes_through}",
+    # --- the command line (python -m sqlite_demo) ------------------------------------------------
+    "cli.description": "An LLM agent whose conversations are an append-only event log, in SQLite or PostgreSQL.",
+    "cli.lang": "language of every message, for this run: en or zh (default: {default}, the kit's language)",
+    "cli.demo": "run the crash-and-replay demo (the default)",
+    "cli.demo_db": "database file to create, or an empty PostgreSQL database's postgresql:// URL (default: a temp file)",
+    "cli.sdk": "an OpenAI Agents SDK agent SIGKILLed mid-run, resumed from the log",
+    "cli.sdk_db": "database file to create (default: a temp file)",
+    "cli.serve": "serve the agent over HTTP",
+    "cli.serve_db": "database file (created if new), or a postgresql:// URL",
+    "cli.host": "address to bind (default: loopback)",
+    "cli.port": "port; 0 picks a free one",
+    "cli.token": "the token clients must send (default: ${variable}, else a random one); visible to every user in the process list, so prefer the variable",
+    "cli.no_token": "no authentication at all: a throwaway demo on loopback only",
+    "cli.max_streams": "event streams open at once; more get a retryable 503 (default: {default})",
+    "cli.allow_host": "accept this Host name (NAME or NAME:PORT) besides the address served; repeatable",
+    "cli.crashable": "serve from a child process; Enter SIGKILLs and restarts it (for the live page)",
+    "cli.kill_every": "SIGKILL and restart the server every SECONDS too (implies --crashable)",
+    "cli.backup": "copy a live database, WAL included",
+    "cli.backup_src": "the database to copy",
+    "cli.backup_dest": "the new file to write (must not exist)",
+    "cli.bad_port": "not a port number: {value!r}",
+    "cli.port_range": "a port is between 0 and 65535, got {port}",
+    "cli.bad_streams": "not a number of streams: {value!r}",
+    "cli.streams_range": "between 1 and 10000 streams, got {count}",
+    "cli.bad_seconds": "not a number of seconds: {value!r}",
+    "cli.seconds_range": "between 0.5 and 86400 seconds, got {value}",
+    "cli.bad_token": "a token is 1 to 256 letters, digits, '.', '_', '~' or '-'",
+    "cli.no_token_loopback": "--no-token serves on loopback only: leave out --host, or keep a token",
+    "cli.crashable_loopback": "--crashable serves on 127.0.0.1 only: leave out --host",
+    "cli.cannot_serve_db": "cannot serve {database}: {error}",
+    "cli.cannot_serve_on": "cannot serve on {address}: {error}",
+    "cli.cannot_back_up": "cannot back up {src} to {dest}: {error}",
+    "cli.backed_up": "backed up {src} to {dest}: {sessions} sessions, {events} events, {size} bytes (SQLite online backup, WAL contents included; the copy is one self-contained file)",
+    # --- serve's start-up lines, and the server it starts (server.py, crash_loop.py) -------------
+    "serve.listening": "listening on {url}",
+    "serve.live_page": "live page: {url}",
+    "serve.no_token": "warning: --no-token: no authentication at all; anyone who can reach this port reads and writes every session (for a throwaway demo on loopback)",
+    "serve.api_clients": "API clients: send Authorization: Bearer <that token>",
+    "serve.plain_http": "warning: plain HTTP beyond loopback: the token and every message travel in clear; serve on loopback, or behind a TLS proxy",
+    "serve.no_address": "the server on {database} did not print its address in time; its log ends:\n{tail}",
+    "serve.no_health": "the server on {database} did not answer /health in time; its log ends:\n{tail}",
+    "serve.exited": "the server on {database} exited with status {status}; its log ends:\n{tail}",
+    "crash.live_page": "live page: {url} (Ctrl-C stops)",
+    "crash.no_token": "warning: --no-token: no authentication at all (a throwaway demo)",
+    "crash.press_enter": "press Enter to SIGKILL the server and restart it",
+    "crash.press_enter_every": "press Enter to SIGKILL the server and restart it, and every {seconds:g} s",
+    "crash.killed": "crash {number}: SIGKILL sent to pid {pid} (exit status {status})",
+    "crash.restarted": "crash {number}: restarted as pid {pid} on {url}",
+    "crash.stopped": "stopped",
+    # --- the SDK demo (python -m sqlite_demo sdk, sdk_agent.py) ----------------------------------
+    "sdk.needs_agents": 'the SDK demo needs the OpenAI Agents SDK: pip install -e ".[agents]"',
+    "sdk.refused_exists": "refusing to run the SDK demo on {path}: it exists",
+    "sdk.phase.1": "process A runs the agent and is SIGKILLed inside a tool",
+    "sdk.phase.2": "what the log kept",
+    "sdk.phase.3": "process B resumes from the store",
+    "sdk.killed": "sent SIGKILL to pid {pid}; its exit status: {status}",
+    "sdk.exit": "exit status {status}: {stderr}",
+    "sdk.check.first_answered": "A answered the first question",
+    "sdk.check.killed": "A died of SIGKILL, inside the warehouse tool",
+    "sdk.check.first_turn_whole": "the first turn whole, then the second question",
+    "sdk.check.question_last": "the question A was answering is the last thing kept",
+    "sdk.check.b_finished": "B finished",
+    "sdk.check.b_found": "B found the five items A left",
+    "sdk.check.b_answered": "B answered the question A never did",
+    "sdk.check.log": "the log: A's five items, then B's call, output and answer",
+    "sdk.check.calls": "each call with its output, in the tool_calls projection",
+    "sdk.check.asked_once": "each question asked once",
+    "sdk.log_holds": "the log holds {count} items",
+    "sdk.answer": "answer: {text}",
+    "sdk.warehouse_started": "tool query_shipped_count: the warehouse query started",
+    "sdk.question.orders": "how many orders do I have?",
+    "sdk.question.shipped": "how many of them have shipped?",
+    "sdk.reply.orders": "You have {count} orders.",
+    "sdk.reply.shipped": "{count} of them have shipped.",
+    "sdk.reply.nothing": "Nothing is waiting for an answer.",
+    # --- the API's refusals, in the language of the request's Accept-Language --------------------
+    "api.forbidden_host": "this server does not answer to that Host name; use the address it printed",
+    "api.unauthorized": "this server needs its token: open the address `serve` printed (it carries ?token=...), or send the header Authorization: Bearer <token>",
+    "api.too_large": "the request body is larger than the limit of {limit} bytes",
+    "api.not_json_type": "the body must be application/json, not {content_type}",
+    "api.not_json_unlabelled": "the body must be application/json, not unlabelled",
+    "api.not_utf8": "the request body is not UTF-8 text",
+    "api.malformed_json": "the request body is not valid JSON",
+    "api.unknown_session": "no session with id {session_id!r}",
+    "api.idempotency_reused": "the Idempotency-Key {key!r} was used before in this session for a different message: send a new key with a new message",
+    "api.session_busy": "session {session_id!r} kept changing; retry the request",
+    "api.database.read_only": "the database is read-only ({detail})",
+    "api.database.disk_full": "the disk holding the database is full ({detail})",
+    "api.database.io_error": "the database could not be read or written ({detail})",
+    "api.database.busy": "the database is busy: another writer holds it ({detail})",
+    "api.database.cannot_open": "the database cannot be opened ({detail})",
+    "api.database.corrupt": "the database file is corrupt ({detail})",
+    "api.database.unavailable": "the database server cannot be reached now ({detail})",
+    "api.database.closed": "the store is closed ({detail})",
+    "api.database.other": "the database could not do the work ({detail})",
+    "api.rule": "{detail}",
+    "api.invalid_field": "{where}: {problem}",
+    "api.field.missing": "Field required",
+    "api.field.string_too_long": "String should have at most {max_length} characters",
+    "api.field.string_too_short": "String should have at least {min_length} characters",
+    "api.field.string_type": "Input should be a valid string",
+    "api.field.int_parsing": "Input should be a valid integer, unable to parse string as an integer",
+    "api.field.int_type": "Input should be a valid integer",
+    "api.field.greater_than_equal": "Input should be greater than or equal to {ge}",
+    "api.field.less_than_equal": "Input should be less than or equal to {le}",
+    "api.field.extra_forbidden": "Extra inputs are not permitted",
+    "api.field.object": "Input should be a valid dictionary or object to extract fields from",
+    "api.field.value_error": "Value error, {error}",
+    "api.field.literal_error": "Input should be {expected}",
+    "api.field.other": "{message}",
+    "api.method_not_allowed": "{method} is not allowed here; allowed: {allowed}",
+    "api.not_found": "nothing is served at {path}",
+    "api.http_error": "HTTP error {status}",
+    "api.internal_error": "the server failed to finish the request; retry it with the same Idempotency-Key",
+    "api.no_static_file": "no static file {name!r}",
+    "api.too_many_streams": "{count} streams are open, this server's limit; one frees up when a reader leaves: retry after {seconds} s",
+    "api.bad_last_event_id": "Last-Event-ID must be an event id: up to 19 ASCII digits, got {shown!r}",
 }
 
 #: The Chinese: id -> (fingerprint of the English it translates, translation). One entry a
@@ -164,7 +284,6 @@ ZH: dict[str, tuple[str, str]] = {
     "demo.verdict": ("4a0d41e2", "{phase}：{verdict}"),
     "demo.checks_failed": ("cd583345", "{total} 项检查中有 {failures} 项失败"),
     "demo.checks_passed": ("bd836e50", "全部 {total} 项检查通过，用时 {seconds} 秒"),
-    "cli.demo_lang": ("5b322a6b", "demo 输出的语言：en 或 zh（默认：{default}）"),
     "page.title": ("99bc1f59", "Agent 持久层：实时查看事件日志"),
     "page.heading": ("a5b6883f", "Agent 持久层"),
     "page.subheading": ("5e1f3ed7", "实时查看事件日志"),
@@ -226,13 +345,126 @@ ZH: dict[str, tuple[str, str]] = {
     "page.tool_result": ("db0be53d", "工具结果 {call_id}：{content}"),
     "page.item_removed": ("583e7c0a", "已撤下：事件 {supersedes}"),
     "page.session_cleared": ("1b0e361f", "已清空：事件 {supersedes_through} 及之前的全部事件"),
+    "cli.description": ("c2a74c9d", "一个 LLM Agent：它的每段对话都是一条只追加的事件日志，存在 SQLite 或 PostgreSQL 里。"),
+    "cli.lang": ("536624b8", "这次运行所有消息的语言：en 或 zh（默认：{default}，也就是套件的语言）"),
+    "cli.demo": ("e192f3a9", "运行崩溃与回放的 demo（默认命令）"),
+    "cli.demo_db": ("5f9251ee", "要新建的数据库文件，或者一个空 PostgreSQL 数据库的 postgresql:// URL（默认：一个临时文件）"),
+    "cli.sdk": ("8c540725", "一个 OpenAI Agents SDK Agent：运行到一半被 SIGKILL，再根据日志接着运行"),
+    "cli.sdk_db": ("13a1b4ac", "要新建的数据库文件（默认：一个临时文件）"),
+    "cli.serve": ("c72f6351", "通过 HTTP 提供 Agent 服务"),
+    "cli.serve_db": ("b0a549b0", "数据库文件（不存在就新建），或者一个 postgresql:// URL"),
+    "cli.host": ("cc81fdba", "要绑定的地址（默认：本机回环地址）"),
+    "cli.port": ("f34f39ea", "端口；0 表示挑一个空闲的端口"),
+    "cli.token": ("d6e37d2a", "客户端必须发送的令牌（默认取 ${variable}，没有就随机生成一个）。进程列表里每个用户都看得到它，所以最好用环境变量"),
+    "cli.no_token": ("c1f62327", "完全不做认证：只用于本机回环地址上的一次性演示"),
+    "cli.max_streams": ("8b8f3a02", "同时打开的事件流上限，超出的请求得到可重试的 503（默认：{default}）"),
+    "cli.allow_host": ("d0b12648", "除了服务的地址，也接受这个 Host 名（NAME 或 NAME:PORT）；可以重复使用"),
+    "cli.crashable": ("56be888f", "在子进程里提供服务；按回车就 SIGKILL 它，再把它重启（配合实时页面使用）"),
+    "cli.kill_every": ("e418d309", "另外每隔 SECONDS 秒 SIGKILL 一次服务并重启（隐含 --crashable）"),
+    "cli.backup": ("fc472a9c", "复制一个正在使用的数据库，WAL 里的内容也一起复制"),
+    "cli.backup_src": ("9de038ff", "要复制的数据库"),
+    "cli.backup_dest": ("8e06db4e", "要写出的新文件（不能已经存在）"),
+    "cli.bad_port": ("928ecda4", "不是端口号：{value!r}"),
+    "cli.port_range": ("98830370", "端口在 0 到 65535 之间，这里是 {port}"),
+    "cli.bad_streams": ("b5c8eb12", "不是事件流的个数：{value!r}"),
+    "cli.streams_range": ("1214a959", "事件流的个数在 1 到 10000 之间，这里是 {count}"),
+    "cli.bad_seconds": ("fffc677d", "不是秒数：{value!r}"),
+    "cli.seconds_range": ("49b05803", "秒数在 0.5 到 86400 之间，这里是 {value}"),
+    "cli.bad_token": ("b175b1ea", "令牌由 1 到 256 个字母、数字、'.'、'_'、'~' 或 '-' 组成"),
+    "cli.no_token_loopback": ("a92182ce", "--no-token 只能在本机回环地址上使用：去掉 --host，或者保留令牌"),
+    "cli.crashable_loopback": ("f4292b3c", "--crashable 只在 127.0.0.1 上提供服务：去掉 --host"),
+    "cli.cannot_serve_db": ("a00b983e", "无法用 {database} 提供服务：{error}"),
+    "cli.cannot_serve_on": ("f6ce8ec3", "无法在 {address} 上提供服务：{error}"),
+    "cli.cannot_back_up": ("83cbccfb", "无法把 {src} 备份到 {dest}：{error}"),
+    "cli.backed_up": ("0bf848d5", "已把 {src} 备份到 {dest}：{sessions} 个会话，{events} 个事件，{size} 字节。用的是 SQLite 的在线备份 API，WAL 里的内容也在其中。备份是一个独立的文件。"),
+    "serve.listening": ("b646c140", "正在监听 {url}"),
+    "serve.live_page": ("b647da6c", "实时页面：{url}"),
+    "serve.no_token": ("c800de3b", "警告：--no-token 表示完全不做认证。谁能连到这个端口，谁就能读写每一个会话（只用于本机回环地址上的一次性演示）。"),
+    "serve.api_clients": ("7537e5da", "API 客户端：请发送 Authorization: Bearer <这个令牌>"),
+    "serve.plain_http": ("a1e29917", "警告：在本机回环地址之外用的是明文 HTTP，令牌和每条消息都不加密。请只在回环地址上提供服务，或者放在 TLS 代理后面。"),
+    "serve.no_address": ("862a6b12", "{database} 上的服务没有及时打印出地址。它的日志最后几行是：\n{tail}"),
+    "serve.no_health": ("5dc330b9", "{database} 上的服务没有及时响应 /health。它的日志最后几行是：\n{tail}"),
+    "serve.exited": ("eadffc29", "{database} 上的服务退出了，退出状态 {status}。它的日志最后几行是：\n{tail}"),
+    "crash.live_page": ("45ba5866", "实时页面：{url}（按 Ctrl-C 停止）"),
+    "crash.no_token": ("51a29d0b", "警告：--no-token 表示完全不做认证（只用于一次性演示）"),
+    "crash.press_enter": ("2669d792", "按回车会 SIGKILL 服务，再把它重启"),
+    "crash.press_enter_every": ("9b122b0e", "按回车会 SIGKILL 服务，再把它重启；每隔 {seconds:g} 秒也会这样做一次"),
+    "crash.killed": ("7d09c9c8", "第 {number} 次崩溃：已向 pid {pid} 发送 SIGKILL（退出状态 {status}）"),
+    "crash.restarted": ("0f8b2264", "第 {number} 次崩溃：已重启，新进程 pid {pid}，地址 {url}"),
+    "crash.stopped": ("8322e87d", "已停止"),
+    "sdk.needs_agents": ("bc56feb5", "SDK demo 需要 OpenAI Agents SDK：pip install -e \".[agents]\""),
+    "sdk.refused_exists": ("3e20cffc", "拒绝在 {path} 上运行 SDK demo：这个文件已经存在"),
+    "sdk.phase.1": ("880f1256", "进程 A 运行 Agent，在一个工具里被 SIGKILL"),
+    "sdk.phase.2": ("3efa3afe", "日志留下了什么"),
+    "sdk.phase.3": ("d1e9c5fd", "进程 B 从存储里接着运行"),
+    "sdk.killed": ("bcd440b4", "已向 pid {pid} 发送 SIGKILL；它的退出状态：{status}"),
+    "sdk.exit": ("cb453503", "退出状态 {status}：{stderr}"),
+    "sdk.check.first_answered": ("ed3f290d", "A 回答了第一个问题"),
+    "sdk.check.killed": ("b2863811", "A 在仓库工具里死于 SIGKILL"),
+    "sdk.check.first_turn_whole": ("9b4b3515", "第一轮完整保留，之后是第二个问题"),
+    "sdk.check.question_last": ("43676ae7", "A 正在回答的那个问题，是日志留下的最后一项"),
+    "sdk.check.b_finished": ("1ea0d8d1", "B 运行完毕"),
+    "sdk.check.b_found": ("a5459b57", "B 找到了 A 留下的五项"),
+    "sdk.check.b_answered": ("defc95c0", "B 回答了 A 没来得及回答的问题"),
+    "sdk.check.log": ("c45ffcd6", "日志：A 的五项，然后是 B 的工具调用、工具结果和回答"),
+    "sdk.check.calls": ("2e67bf23", "tool_calls 投影里，每次工具调用都带着它的结果"),
+    "sdk.check.asked_once": ("94c9bbad", "每个问题只问了一次"),
+    "sdk.log_holds": ("0d5dc923", "日志里有 {count} 项"),
+    "sdk.answer": ("c35b0bfc", "回答：{text}"),
+    "sdk.warehouse_started": ("c42d654c", "工具 query_shipped_count：仓库查询开始了"),
+    "sdk.question.orders": ("2d5aa760", "我有多少个订单？"),
+    "sdk.question.shipped": ("b773055c", "其中有多少个已经发货了？"),
+    "sdk.reply.orders": ("6d43d6ae", "你当前有 {count} 个订单。"),
+    "sdk.reply.shipped": ("724b49cb", "其中 {count} 个已经发货。"),
+    "sdk.reply.nothing": ("adf44d26", "没有等待回答的问题。"),
+    "api.forbidden_host": ("df99b5c9", "这个服务不接受这个 Host 名：请使用它打印出来的地址"),
+    "api.unauthorized": ("a9d9c7c1", "这个服务需要令牌：打开 `serve` 打印出来的地址（地址里带着 ?token=...），或者发送请求头 Authorization: Bearer <token>"),
+    "api.too_large": ("b61e3ddb", "请求体超过了 {limit} 字节的上限"),
+    "api.not_json_type": ("013d87e1", "请求体必须是 application/json，而不是 {content_type}"),
+    "api.not_json_unlabelled": ("61e7fcdc", "请求体必须标明 application/json，这个请求体没有标明类型"),
+    "api.not_utf8": ("9ae558e4", "请求体不是 UTF-8 文本"),
+    "api.malformed_json": ("7ca41241", "请求体不是合法的 JSON"),
+    "api.unknown_session": ("6c9ced5b", "没有 id 为 {session_id!r} 的会话"),
+    "api.idempotency_reused": ("75c12517", "这个会话里，Idempotency-Key {key!r} 已经用在另一条消息上了：新的消息请用新的键"),
+    "api.session_busy": ("82cdb48d", "会话 {session_id!r} 一直在变化，请重试这个请求"),
+    "api.database.read_only": ("a03d604c", "数据库是只读的：需要运维人员让它恢复可写"),
+    "api.database.disk_full": ("264ce74b", "存放数据库的磁盘满了"),
+    "api.database.io_error": ("7878846e", "数据库读写出错（I/O 错误）"),
+    "api.database.busy": ("a835acc8", "数据库正忙，另一个写入者占着它：请重试"),
+    "api.database.cannot_open": ("92ffd38e", "数据库打不开"),
+    "api.database.corrupt": ("7f4f2b76", "数据库文件已经损坏"),
+    "api.database.unavailable": ("a6bba1b3", "现在连不上数据库服务器：请稍后重试"),
+    "api.database.closed": ("496ed9bd", "存储已经关闭：服务正在关闭"),
+    "api.database.other": ("0c541285", "数据库没能完成这次操作"),
+    "api.rule": ("caf3c2c2", "这个请求违反了事件日志的规则，什么都没有写入"),
+    "api.invalid_field": ("9885f205", "{where}：{problem}"),
+    "api.field.missing": ("71a96be9", "缺少这个字段"),
+    "api.field.string_too_long": ("f82a5dca", "太长了：最多 {max_length} 个字符"),
+    "api.field.string_too_short": ("8f9e8b5a", "太短了：至少 {min_length} 个字符"),
+    "api.field.string_type": ("c5747bed", "应当是字符串"),
+    "api.field.int_parsing": ("9d03bde9", "应当是整数"),
+    "api.field.int_type": ("b9e07f48", "应当是整数"),
+    "api.field.greater_than_equal": ("79f0c0b3", "应当大于或等于 {ge}"),
+    "api.field.less_than_equal": ("d538708f", "应当小于或等于 {le}"),
+    "api.field.extra_forbidden": ("43386f74", "不接受这个字段"),
+    "api.field.object": ("eddf1416", "应当是一个 JSON 对象"),
+    "api.field.value_error": ("606b4e3f", "值不合法，比如文本里有无效的 Unicode 字符"),
+    "api.field.literal_error": ("544f32bf", "只能是 {expected}"),
+    "api.field.other": ("9273d00c", "值不合法（{type}）"),
+    "api.method_not_allowed": ("909bfb58", "这里不接受 {method}，只接受 {allowed}"),
+    "api.not_found": ("6c558efd", "{path} 这个地址上什么都没有"),
+    "api.http_error": ("01673318", "HTTP 错误 {status}"),
+    "api.internal_error": ("47d94a28", "服务没能完成这个请求：请带着同一个 Idempotency-Key 重试"),
+    "api.no_static_file": ("4cde7a3e", "没有名为 {name!r} 的静态文件"),
+    "api.too_many_streams": ("ca0bfae2", "已经打开了 {count} 个事件流，这是这个服务的上限。有读取方离开时就会空出一个：请在 {seconds} 秒后重试"),
+    "api.bad_last_event_id": ("14fa80a5", "Last-Event-ID 必须是一个事件 id，也就是最多 19 位 ASCII 数字，这里是 {shown!r}"),
 }
 # fmt: on
 
 
 def default_language() -> str:
-    """This copy's language (:mod:`sqlite_demo.edition`), else English."""
-    return edition.LANGUAGE or "en"
+    """The kit's language (see the module's docstring)."""
+    return current_language()
 
 
 def catalog(language: str) -> dict[str, str]:
@@ -243,9 +475,29 @@ def catalog(language: str) -> dict[str, str]:
 
 
 def say(message_id: str, language: str | None = None, /, **fields: object) -> str:
-    """The sentence for ``message_id`` in ``language`` (default: this copy's), filled in."""
+    """The sentence for ``message_id`` in ``language`` (default: the kit's), filled in."""
     sentence = catalog(language or default_language()).get(message_id, message_id)
     return sentence.format(**fields) if fields else sentence
+
+
+@dataclass(frozen=True)
+class Said:
+    """A sentence kept as its id and fields until it is shown, in its reader's language
+    (an API refusal is worded for each request)."""
+
+    message_id: str
+    fields: Mapping[str, object] = field(default_factory=dict)
+
+    def worded(self, language: str | None = None) -> str:
+        """The sentence in ``language`` (default: the kit's); a field that is a :class:`Said`
+        is worded in it too."""
+        language = language or default_language()
+        fields = {key: value.worded(language) if isinstance(value, Said) else value
+                  for key, value in self.fields.items()}  # fmt: skip
+        return say(self.message_id, language, **fields)
+
+    def __str__(self) -> str:
+        return self.worded("en")
 
 
 def page_script(language: str | None = None) -> str:

@@ -55,7 +55,6 @@ TRANSLATED: dict[str, dict[str, str]] = {
         "exercises/sessions.py": "docs/learner/zh/exercises/sessions.py",
         "exercises/replay.py": "docs/learner/zh/exercises/replay.py",
         "grader/i18n/edition.py": "docs/learner/zh/edition.py",
-        "sqlite_demo/edition.py": "docs/learner/zh/edition.py",
     },
 }
 ENGLISH = "en"

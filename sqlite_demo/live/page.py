@@ -41,7 +41,7 @@ from sqlite_demo.service.pages import (
     name_next_page,
 )
 from sqlite_demo.store.contract import EventStore
-from sqlite_demo.texts import page_script
+from sqlite_demo.texts import Said, page_script
 
 #: The only files ``/static/`` serves, and their types: a lookup, never a path built from
 #: the request, so ``../`` and its encodings have nothing to reach.
@@ -101,7 +101,7 @@ def _add_page_routes(router: APIRouter) -> None:
             return Response(script, media_type=STATIC_FILES["i18n.js"], headers=_PAGE_HEADERS)
         media_type = STATIC_FILES.get(name)
         if media_type is None:
-            raise ApiError(404, "not_found", f"no static file {name!r}")
+            raise ApiError(404, "not_found", Said("api.no_static_file", {"name": name}))
         return _static_response(name, media_type)
 
 

@@ -37,6 +37,7 @@ from sqlite_demo.service.api_schema import MAX_EVENT_ID
 from sqlite_demo.service.event_json import event_json_text
 from sqlite_demo.service.http_errors import RETRY_AFTER_SECONDS, ApiError, documented
 from sqlite_demo.store.contract import EventStore
+from sqlite_demo.texts import Said
 
 STREAM_PATH: Final = "/sessions/{session_id}/events/stream"
 #: The operation id and tag of the stream in the OpenAPI schema: a fuzzer that reads a
@@ -210,10 +211,8 @@ def add_stream_route(router: APIRouter) -> None:
         await anyio.to_thread.run_sync(store.get_session, session_id, limiter=streams.limiter())
         slot = streams.take_slot()  # no await since the check: the limit is exact
         if slot is None:
-            message = (
-                f"{streams.count} streams are open, this server's limit; one frees up when a"
-                f" reader leaves: retry after {RETRY_AFTER_SECONDS} s"
-            )
+            fields = {"count": streams.count, "seconds": RETRY_AFTER_SECONDS}
+            message = Said("api.too_many_streams", fields)
             raise ApiError(503, "too_many_streams", message, retryable=True)
         source = StreamSource(
             store, event_json_text, store.append_signal, streams.limiter(), streams.shared
@@ -233,6 +232,8 @@ def add_stream_route(router: APIRouter) -> None:
 def _resume_point(after: int, last_event_id: str) -> int:
     try:
         from_header = parse_last_event_id(last_event_id)
-    except ValueError as error:
-        raise ApiError(422, "invalid_request", str(error)) from None
+    except ValueError:
+        shown = last_event_id if len(last_event_id) <= 40 else last_event_id[:40] + "..."
+        message = Said("api.bad_last_event_id", {"shown": shown})
+        raise ApiError(422, "invalid_request", message) from None
     return after if from_header is None else from_header

@@ -32,6 +32,8 @@ from typing import Any, Final
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from sqlite_demo.service.http_errors import error_body
+from sqlite_demo.service.languages import accepted_language
+from sqlite_demo.texts import Said
 
 #: Where ``serve`` looks for its token when ``--token`` is not given (not on the command
 #: line, which every user of the machine can read); the parent of a server it starts passes
@@ -43,10 +45,7 @@ TOKEN_PATTERN: Final = r"[A-Za-z0-9._~-]{1,256}"
 OPEN_PATHS: Final = frozenset({"/health"})
 #: The one route whose ``?token=`` counts, and sets the cookie.
 PAGE_PATH: Final = "/"
-UNAUTHORIZED_MESSAGE: Final = (
-    "this server needs its token: open the address `serve` printed (it carries ?token=...),"
-    " or send the header Authorization: Bearer <token>"
-)
+UNAUTHORIZED_MESSAGE: Final = Said("api.unauthorized")
 
 
 def new_token() -> str:
@@ -141,8 +140,9 @@ class AccessGuard:
             return
         headers = _headers(scope)
         if not self._host_allowed(headers.get("host")):
-            message = "this server does not answer to that Host name; use the address it printed"
-            await _refuse(send, 403, "forbidden_host", message, close=_may_have_body(scope))
+            message = Said("api.forbidden_host")
+            close = _may_have_body(scope)
+            await _refuse(send, headers, 403, "forbidden_host", message, close=close)
             return
         presented = self._presented(headers)
         path = scope["path"]
@@ -155,7 +155,9 @@ class AccessGuard:
             await self._app(scope, receive, send)
         else:
             close = _may_have_body(scope)
-            await _refuse(send, 401, "unauthorized", UNAUTHORIZED_MESSAGE, close=close, bearer=True)
+            await _refuse(
+                send, headers, 401, "unauthorized", UNAUTHORIZED_MESSAGE, close=close, bearer=True
+            )
 
     def _host_allowed(self, host: str | None) -> bool:
         allowed = self._policy.allowed_hosts
@@ -228,9 +230,17 @@ def _may_have_body(scope: Scope) -> bool:
 
 
 async def _refuse(
-    send: Send, status: int, code: str, message: str, *, close: bool, bearer: bool = False
+    send: Send,
+    request_headers: dict[str, str],
+    status: int,
+    code: str,
+    message: Said,
+    *,
+    close: bool,
+    bearer: bool = False,
 ) -> None:
-    body = json.dumps(error_body(code, message)).encode()
+    language = accepted_language(request_headers.get("accept-language"))
+    body = json.dumps(error_body(code, message, language)).encode()
     headers = [(b"content-type", b"application/json"), (b"content-length", b"%d" % len(body))]
     if bearer:
         headers.append((b"www-authenticate", b'Bearer realm="sqlite_demo"'))

@@ -9,11 +9,14 @@ body would be read whole before anyone looked at its size.
 from __future__ import annotations
 
 import json
+from functools import partial
 from typing import Final
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from sqlite_demo.service.http_errors import error_body
+from sqlite_demo.service.languages import accepted_language
+from sqlite_demo.texts import Said
 
 #: Largest request body read at all; a larger declared Content-Length is refused unread.
 MAX_BODY_BYTES: Final = 1024 * 1024
@@ -38,18 +41,19 @@ class BodyGuard:
         if scope["type"] != "http" or scope["method"] not in ("POST", "PUT", "PATCH"):
             await self._app(scope, receive, send)
             return
+        language = accepted_language(_header(scope, b"accept-language"))
+        refuse = partial(_refuse, send, language)
         declared = _header(scope, b"content-length")
         if declared is not None and declared.isdigit() and int(declared) > self._max_bytes:
-            await _refuse(send, 413, "content_too_large", self._too_large(), close=True)
+            await refuse(413, "content_too_large", self._too_large(), close=True)
             return
         body = await self._read_body(receive)
         if body is None:
-            await _refuse(send, 413, "content_too_large", self._too_large(), close=True)
+            await refuse(413, "content_too_large", self._too_large(), close=True)
         elif body and not _is_json(content_type := _header(scope, b"content-type")):
-            message = f"the body must be application/json, not {content_type or 'unlabelled'}"
-            await _refuse(send, 415, "unsupported_media_type", message)
+            await refuse(415, "unsupported_media_type", _not_json(content_type))
         elif not _is_utf8(body):
-            await _refuse(send, 400, "malformed_json", "the request body is not UTF-8 text")
+            await refuse(400, "malformed_json", Said("api.not_utf8"))
         else:
             await self._app(scope, _replaying(body, receive), send)
 
@@ -66,8 +70,14 @@ class BodyGuard:
             if message["type"] != "http.request" or not message.get("more_body", False):
                 return b"".join(chunks)
 
-    def _too_large(self) -> str:
-        return f"the request body is larger than the limit of {self._max_bytes} bytes"
+    def _too_large(self) -> Said:
+        return Said("api.too_large", {"limit": self._max_bytes})
+
+
+def _not_json(content_type: str | None) -> Said:
+    if not content_type:
+        return Said("api.not_json_unlabelled")
+    return Said("api.not_json_type", {"content_type": content_type})
 
 
 def _is_utf8(body: bytes) -> bool:
@@ -90,8 +100,10 @@ def _header(scope: Scope, name: bytes) -> str | None:
     return None
 
 
-async def _refuse(send: Send, status: int, code: str, message: str, *, close: bool = False) -> None:
-    body = json.dumps(error_body(code, message)).encode()
+async def _refuse(
+    send: Send, language: str, status: int, code: str, message: Said, *, close: bool = False
+) -> None:
+    body = json.dumps(error_body(code, message, language)).encode()
     headers = [(b"content-type", b"application/json"), (b"content-length", b"%d" % len(body))]
     if close:
         headers.append((b"connection", b"close"))

@@ -6,6 +6,10 @@ error path, and ``retryable`` tells it whether sending the same request again ca
 
     {"error": {"code": "unknown_session", "message": "no session 'sess_x'", "retryable": false}}
 
+The ``message`` is worded for a person in the language the request asks for (its
+``Accept-Language``: see :mod:`sqlite_demo.service.languages`); a refusal is kept as a
+message id and its fields (:class:`~sqlite_demo.texts.Said`) until then.
+
 Nothing is written before a request has passed every check, so a refused request leaves
 the database as it was. :data:`DESCRIPTIONS` says when each status is sent; it is what the
 OpenAPI schema shows for every operation that can answer with it (see :func:`documented`).
@@ -26,6 +30,8 @@ from starlette.routing import Match
 
 from eventlog import EventLogError, IdempotencyConflictError, StorageError, UnknownSessionError
 from sqlite_demo.service.agent import SessionBusyError
+from sqlite_demo.service.languages import accepted_language
+from sqlite_demo.texts import Said
 
 #: How long a client should wait before retrying a retryable 503, in seconds.
 RETRY_AFTER_SECONDS: Final = 1
@@ -75,9 +81,12 @@ class ErrorBody(BaseModel):
 
 
 class ApiError(Exception):
-    """A refusal, as an endpoint raises it and as the client receives it."""
+    """A refusal, as an endpoint raises it (its message still to be worded, :class:`Said`)
+    and as the client receives it (worded)."""
 
-    def __init__(self, status: int, code: str, message: str, *, retryable: bool = False) -> None:
+    def __init__(
+        self, status: int, code: str, message: str | Said, *, retryable: bool = False
+    ) -> None:
         super().__init__(f"{status} {code}: {message}")
         self.status = status
         self.code = code
@@ -85,18 +94,29 @@ class ApiError(Exception):
         self.retryable = retryable
 
 
-def error_body(code: str, message: str, *, retryable: bool = False) -> dict[str, Any]:
-    """Return the one error shape every refusal uses."""
-    return {"error": {"code": code, "message": message, "retryable": retryable}}
+def error_body(
+    code: str, message: str | Said, language: str = "en", *, retryable: bool = False
+) -> dict[str, Any]:
+    """Return the one error shape every refusal uses, its message worded in ``language``."""
+    worded = message.worded(language) if isinstance(message, Said) else message
+    return {"error": {"code": code, "message": worded, "retryable": retryable}}
 
 
 def error_response(
-    status: int, code: str, message: str, *, retryable: bool = False, **headers: str
+    request: Request,
+    status: int,
+    code: str,
+    message: str | Said,
+    *,
+    retryable: bool = False,
+    **headers: str,
 ) -> JSONResponse:
-    """Return a refusal; a retryable 503 also says when to retry (``Retry-After``)."""
+    """Return a refusal in the request's language; a retryable 503 also says when to retry
+    (``Retry-After``)."""
     if status == 503 and retryable:
         headers["Retry-After"] = str(RETRY_AFTER_SECONDS)
-    body = error_body(code, message, retryable=retryable)
+    language = accepted_language(request.headers.get("accept-language"))
+    body = error_body(code, message, language, retryable=retryable)
     return JSONResponse(body, status_code=status, headers=headers)
 
 
@@ -143,31 +163,41 @@ def install_error_handlers(app: FastAPI) -> None:
 
 async def _api_error(request: Request, error: Exception) -> JSONResponse:
     assert isinstance(error, ApiError)
-    return error_response(error.status, error.code, error.message, retryable=error.retryable)
+    return error_response(
+        request, error.status, error.code, error.message, retryable=error.retryable
+    )
 
 
 async def _unknown_session(request: Request, error: Exception) -> JSONResponse:
-    return error_response(404, "unknown_session", str(error))
+    said = Said("api.unknown_session", {"session_id": request.path_params.get("session_id", "")})
+    return error_response(request, 404, "unknown_session", said)
 
 
 async def _idempotency_conflict(request: Request, error: Exception) -> JSONResponse:
-    return error_response(409, "idempotency_key_reused", str(error))
+    key = request.headers.get("idempotency-key", "")
+    said = Said("api.idempotency_reused", {"key": key})
+    return error_response(request, 409, "idempotency_key_reused", said)
 
 
 async def _storage_error(request: Request, error: Exception) -> JSONResponse:
     # Handled here, as a response like any other, so the connection stays open: only an
     # exception that reaches the server itself makes it drop the connection.
     assert isinstance(error, StorageError)
-    return error_response(503, f"database_{error.reason}", str(error), retryable=error.retryable)
+    said = Said(f"api.database.{error.reason}", {"detail": str(error)})
+    code = f"database_{error.reason}"
+    return error_response(request, 503, code, said, retryable=error.retryable)
 
 
 async def _session_busy(request: Request, error: Exception) -> JSONResponse:
-    return error_response(503, "session_busy", str(error), retryable=True)
+    session_id = request.path_params.get("session_id", "")
+    said = Said("api.session_busy", {"session_id": session_id})
+    return error_response(request, 503, "session_busy", said, retryable=True)
 
 
 async def _refused_by_a_rule(request: Request, error: Exception) -> JSONResponse:
     # The rules the body's schema could not express, as the store applies them.
-    return error_response(422, "invalid_request", str(error))
+    said = Said("api.rule", {"detail": str(error)})
+    return error_response(request, 422, "invalid_request", said)
 
 
 async def _validation_error(request: Request, error: Exception) -> JSONResponse:
@@ -175,25 +205,55 @@ async def _validation_error(request: Request, error: Exception) -> JSONResponse:
     problems = error.errors()
     if any(problem["type"] == "json_invalid" for problem in problems):
         # Not JSON at all is a different mistake from JSON of the wrong shape: 400, not 422.
-        return error_response(400, "malformed_json", "the request body is not valid JSON")
-    message = "; ".join(_describe(problem) for problem in problems)
-    return error_response(422, "invalid_request", message)
+        return error_response(request, 400, "malformed_json", Said("api.malformed_json"))
+    language = accepted_language(request.headers.get("accept-language"))
+    message = "; ".join(describe_problem(problem, language) for problem in problems)
+    return error_response(request, 422, "invalid_request", message)
 
 
-def _describe(problem: Any) -> str:
+#: pydantic's problem types -> the catalog's words for them.
+_PROBLEMS: Final = {
+    "missing": "missing",
+    "string_too_long": "string_too_long",
+    "string_too_short": "string_too_short",
+    "string_type": "string_type",
+    "int_parsing": "int_parsing",
+    "int_type": "int_type",
+    "greater_than_equal": "greater_than_equal",
+    "less_than_equal": "less_than_equal",
+    "extra_forbidden": "extra_forbidden",
+    "model_attributes_type": "object",
+    "dict_type": "object",
+    "model_type": "object",
+    "value_error": "value_error",
+    "literal_error": "literal_error",
+}
+
+
+def describe_problem(problem: Any, language: str) -> str:
     """Turn one pydantic problem into plain words: ``body.title: Field required``."""
     where = ".".join(str(part) for part in problem.get("loc", ())) or "request"
-    return f"{where}: {problem.get('msg', 'is invalid')}"
+    kind = _PROBLEMS.get(problem.get("type", ""), "other")
+    fields = {
+        **{key: str(value) for key, value in (problem.get("ctx") or {}).items()},
+        "message": problem.get("msg", "is invalid"),
+        "type": problem.get("type", "?"),
+    }
+    said = Said("api.invalid_field", {"where": where, "problem": Said(f"api.field.{kind}", fields)})
+    return said.worded(language)
 
 
 async def _http_error(request: Request, error: Exception) -> JSONResponse:
     assert isinstance(error, StarletteHTTPException)
     if error.status_code == 405:
         allowed = ", ".join(_allowed_methods(request))
-        message = f"{request.method} is not allowed here; allowed: {allowed}"
-        return error_response(405, "method_not_allowed", message, Allow=allowed)
-    code = "not_found" if error.status_code == 404 else "http_error"
-    return error_response(error.status_code, code, str(error.detail))
+        said = Said("api.method_not_allowed", {"method": request.method, "allowed": allowed})
+        return error_response(request, 405, "method_not_allowed", said, Allow=allowed)
+    if error.status_code == 404:
+        said = Said("api.not_found", {"path": request.url.path})
+        return error_response(request, 404, "not_found", said)
+    said = Said("api.http_error", {"status": error.status_code})
+    return error_response(request, error.status_code, "http_error", said)
 
 
 def _allowed_methods(request: Request) -> list[str]:
@@ -209,5 +269,5 @@ def _allowed_methods(request: Request) -> list[str]:
 async def _internal_error(request: Request, error: Exception) -> JSONResponse:
     # Starlette re-raises the error after this response, and the server then drops the
     # connection: Connection: close says so, instead of leaving a client to find out.
-    message = "the server failed to finish the request; retry it with the same Idempotency-Key"
-    return error_response(500, "internal_error", message, Connection="close")
+    said = Said("api.internal_error")
+    return error_response(request, 500, "internal_error", said, Connection="close")

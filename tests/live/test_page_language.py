@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from sqlite_demo import edition
+from grader.i18n import edition
 from sqlite_demo.app import create_app
 from sqlite_demo.server import ServerProcess
 from sqlite_demo.texts import EN, page_script, say

@@ -1,5 +1,8 @@
 // The service's HTTP API, as the page uses it. Every request carries the page's cookie (the
-// browser adds it: same origin), which the server set when the page was opened with ?token=.
+// browser adds it: same origin), which the server set when the page was opened with ?token=,
+// and the page's language (Accept-Language), in which the server words its refusals.
+
+import { language } from "./i18n.js";
 
 /** The path of one of a session's resources, relative to the page. */
 export const path = (sessionId, tail) => `sessions/${encodeURIComponent(sessionId)}/${tail}`;
@@ -14,7 +17,7 @@ export class Refusal extends Error {
 
 /** Send a request; return {data, response}. Throws Refusal, or TypeError when unreachable. */
 export async function fetchJson(method, url, body, headers = {}) {
-  const options = { method, headers: { ...headers } };
+  const options = { method, headers: { "Accept-Language": language(), ...headers } };
   if (body !== undefined) {
     options.headers["Content-Type"] = "application/json";
     options.body = JSON.stringify(body);

@@ -3,8 +3,8 @@
 // module picks the language and fills the placeholders.
 //
 // The language: ?lang= in the address, else the reader's last choice (kept in this
-// browser), else the server's. Switching re-labels the page at once; lines already written
-// to the connection log stay as they were written, like any log.
+// browser), else the server's. Switching re-labels the page at once, the lines already
+// written to the connection log included (a refusal the server worded stays in its words).
 
 import { DEFAULT_LANGUAGE, TEXTS } from "./texts.js";
 

@@ -29,15 +29,35 @@ const state = {
   loadFailures: 0,
   connection: ["idle", "page.not_connected", {}],  // the badge: its state, sentence, fields
   sendStatus: ["", {}, ""],                         // under the message box: sentence, fields, kind
+  logged: [],        // the connection log's lines: [sentence, fields, kind], newest last
+  notes: [],         // the chat's notes (a reconnect, a drop): [element, sentence, fields]
 };
+
+/** The sentence `key` in the page's language; a field may be a function: words of its own
+ * (a session's label, a verdict), worded anew each time. */
+function word(key, fields = {}) {
+  const worded = Object.entries(fields)
+    .map(([name, value]) => [name, typeof value === "function" ? value() : value]);
+  return t(key, Object.fromEntries(worded));
+}
+
+/** Mark a moment in the chat, remembered so that a language switch rewords it. */
+function chatNote(key, fields = {}, kind = "") {
+  state.notes.push([views.chatNote(word(key, fields), kind), key, fields]);
+}
+
+/** Write a line to the connection log, remembered so that a language switch rewords it. */
+function logLine(key, fields = {}, kind = "") {
+  state.logged.push([key, fields, kind]);
+  if (state.logged.length > views.LOG_LINES) state.logged.shift();
+  views.logLine(word(key, fields), kind);
+}
 
 /** Set the connection badge, remembering what it says so a language switch can redraw it.
  * A field may be a function: words of its own (a session's label), worded anew each time. */
 function showConnection(badgeState, key, fields = {}) {
   state.connection = [badgeState, key, fields];
-  const worded = Object.entries(fields)
-    .map(([name, value]) => [name, typeof value === "function" ? value() : value]);
-  views.showConnection(badgeState, t(key, Object.fromEntries(worded)));
+  views.showConnection(badgeState, word(key, fields));
 }
 
 /** Say how the last send went ("" clears it), remembered for a language switch too. */
@@ -48,6 +68,8 @@ function showSendStatus(key, fields = {}, kind = "") {
 
 function redrawInLanguage() {
   showConnection(...state.connection);
+  views.showLog(state.logged.map(([key, fields, kind]) => [word(key, fields), kind]));
+  for (const [note, key, fields] of state.notes) note.textContent = views.visible(word(key, fields));
   showSendStatus(...state.sendStatus);
   views.showSessions(state.sessions, state.sessionId);
   log.redrawChat();
@@ -74,13 +96,13 @@ function follow(sessionId) {
   if (state.stream) state.stream.stop();
   log.clearLog();
   views.clearDerived();
-  Object.assign(state, { sessionId, stream: null, receivedIds: [], lastId: 0 });
+  Object.assign(state, { sessionId, stream: null, receivedIds: [], lastId: 0, notes: [] });
   if (!sessionId) {
     showConnection("idle", "page.no_session");
     return;
   }
   history.replaceState(null, "", `${location.pathname}#${encodeURIComponent(sessionId)}`);
-  views.logLine(t("page.following", { title: titleOf(sessionId) }));
+  logLine("page.following", { title: () => titleOf(sessionId) });
   showConnection("retrying", "page.connecting");
   state.stream = followSession(sessionId, { event: onEvent, caughtUp: onCaughtUp, state: onState });
 }
@@ -104,8 +126,8 @@ function onEvent(event) {
   state.lastId = Math.max(state.lastId, event.event_id);
   log.queueEvent(event, problem);
   if (problem) {
-    const why = t(problem === "doubled" ? "page.problem.doubled" : "page.problem.other_session");
-    views.logLine(t("page.not_here", { id: event.event_id, problem: why }), "bad");
+    const why = problem === "doubled" ? "page.problem.doubled" : "page.problem.other_session";
+    logLine("page.not_here", { id: event.event_id, problem: () => t(why) }, "bad");
   }
   scheduleRefresh();
 }
@@ -125,14 +147,14 @@ async function onCaughtUp(info, resumedAfter) {
       state.receivedIds, ids, resumedAfter, info.last_event_id,
     );
     good = !missing.length && !doubled.length;
-    verdict = good ? t("page.nothing_missing") : t("page.missing_doubled", { missing, doubled });
+    verdict = good ? () => t("page.nothing_missing") : () => t("page.missing_doubled", { missing, doubled });
   } catch (error) {
-    verdict = t("page.not_compared", { error: error.message });
+    verdict = () => t("page.not_compared", { error: error.message });
   }
   if (sessionId !== state.sessionId) return;
-  const line = t("page.reconnected", { id: resumedAfter, verdict });
-  views.logLine(line, good ? "good" : "bad");
-  views.chatNote(line);
+  const fields = { id: resumedAfter, verdict };
+  logLine("page.reconnected", fields, good ? "good" : "bad");
+  chatNote("page.reconnected", fields);
   loadSessions(sessionId).catch(() => {});
 }
 
@@ -143,18 +165,18 @@ function onState(name, detail) {
   const fields = { ...(typeof detail === "object" ? detail : {}), reason };
   if (name === "lost") {
     showConnection("lost", "page.lost");
-    views.logLine(t("page.lost_after_reconnecting", { id: detail }), "bad");
-    views.chatNote(t("page.lost_after", { id: detail }), "lost");
+    logLine("page.lost_after_reconnecting", { id: detail }, "bad");
+    chatNote("page.lost_after", { id: detail }, "lost");
   } else if (name === "retrying") {
     showConnection("retrying", "page.retrying", fields);
   } else if (name === "waiting") {
     showConnection("waiting", "page.waiting", fields);
-    views.logLine(t("page.refused_retrying", fields), "bad");
+    logLine("page.refused_retrying", fields, "bad");
   } else if (name === "refused") {
     showConnection("refused", "page.not_following", fields);
-    views.logLine(t("page.refused_stream", fields), "bad");
+    logLine("page.refused_stream", fields, "bad");
   } else if (name === "closing") {
-    views.logLine(t("page.closing"));
+    logLine("page.closing");
   }
 }
 

@@ -8,6 +8,8 @@
 // could help. Every reconnect asks for ?after=<the last event id received>, and the server
 // sends exactly the events after it, then a "caught-up" frame.
 
+import { language } from "./i18n.js";
+
 const FIRST_RETRY_MS = 250;
 const LONGEST_RETRY_MS = 2000;       // the server is away: try again soon, it may be back
 const LONGEST_WAIT_MS = 16000;       // the server said "not now": back off further
@@ -36,7 +38,8 @@ export function followSession(sessionId, handlers) {
     const url = `sessions/${encodeURIComponent(sessionId)}/events/stream?after=${lastEventId}`;
     let response;
     try {
-      response = await fetch(url, { signal: controller.signal, cache: "no-store" });
+      const headers = { "Accept-Language": language() };  // the server words refusals in it
+      response = await fetch(url, { signal: controller.signal, cache: "no-store", headers });
     } catch {
       return retry(null);
     }

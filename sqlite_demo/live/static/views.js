@@ -87,15 +87,27 @@ export function showConnection(state, text) {
 
 /** Mark a moment in the chat that is not in the log (a reconnect), styled apart from it. */
 export function chatNote(text, kind) {
-  $("#chat").append(element("li", `note ${kind || ""}`, text));
+  const note = element("li", `note ${kind || ""}`, text);
+  $("#chat").append(note);
   scrollToEnd($("#chat"));
+  return note;
 }
 
-/** Add a line to the connection log (kept short: the newest 50). */
+/** How many lines the connection log keeps: the newest. */
+export const LOG_LINES = 50;
+
+/** Add a line to the connection log. */
 export function logLine(text, kind) {
   const log = $("#connection-log");
   log.append(element("li", kind || "", text));
-  while (log.children.length > 50) log.firstElementChild.remove();
+  while (log.children.length > LOG_LINES) log.firstElementChild.remove();
+  scrollToEnd(log);
+}
+
+/** Write the connection log anew: `lines` are [text, kind] pairs, oldest first. */
+export function showLog(lines) {
+  const log = $("#connection-log");
+  log.replaceChildren(...lines.map(([text, kind]) => element("li", kind || "", text)));
   scrollToEnd(log);
 }
 
