@@ -322,6 +322,7 @@ EN = {
     "lang.no_stubs": "This copy holds its stubs in one language only, so the files in exercises/ stay as they are.",
     "lang.cannot_write": "Cannot keep the choice in {path}: {error}",
     "lang.separator": ", ",
+    "stub.not_implemented": "{function} is not implemented yet",
 }
 
 #: The Chinese: id -> (fingerprint of the English it translates, translation); see
@@ -550,5 +551,6 @@ ZH: dict[str, tuple[str, str]] = {
     "lang.no_stubs": ("a2aa4988", "这份副本的桩代码只有一种语言，所以 exercises/ 里的文件保持原样。"),
     "lang.cannot_write": ("7b9782ba", "无法把选择记到 {path} 里：{error}"),
     "lang.separator": ("0a07f659", "、"),
+    "stub.not_implemented": ("3443a477", "{function} 尚未实现"),
 }
 # fmt: on

@@ -142,14 +142,39 @@ def docstring_source(docstring: str, indent: str) -> str:
     return f'{indent}"""{lines[0]}\n{inner}\n{indent}"""'
 
 
+def not_implemented_messages(tree: ast.Module) -> list[tuple[ast.Constant, str]]:
+    """Each ``raise NotImplementedError("...")`` message of a stub, with its function."""
+    found = []
+    for function in (node for node in tree.body if isinstance(node, ast.FunctionDef)):
+        for node in ast.walk(function):
+            if (isinstance(node, ast.Raise) and isinstance(node.exc, ast.Call)
+                    and getattr(node.exc.func, "id", None) == "NotImplementedError"
+                    and node.exc.args and isinstance(node.exc.args[0], ast.Constant)):  # fmt: skip
+                found.append((node.exc.args[0], function.name))
+    return found
+
+
 def build_stub(english_source: str, stem: str, translations: dict[str, str]) -> str:
-    """The Chinese stub: ``english_source`` with each docstring replaced by its translation.
+    """The Chinese stub: ``english_source`` with each docstring replaced by its translation,
+    and each ``NotImplementedError`` saying that the function is not implemented yet in
+    Chinese (the grader's ``stub.not_implemented``).
 
     Raises:
         KeyError: a docstring without a translation (the drift test names it first).
+        ValueError: a stub's message is not the grader's English sentence.
     """
     lines = english_source.splitlines()
     tree = ast.parse(english_source)
+    for constant, function in sorted(not_implemented_messages(tree),
+                                     key=lambda found: (found[0].lineno, found[0].col_offset),
+                                     reverse=True):  # fmt: skip
+        if constant.value != text("stub.not_implemented", "en", function=function):
+            raise ValueError(f"{function}: the stub's message is not the grader's sentence")
+        chinese = text("stub.not_implemented", "zh", function=function)
+        line = lines[constant.lineno - 1]
+        lines[constant.lineno - 1] = (
+            line[: constant.col_offset] + f'"{chinese}"' + line[constant.end_col_offset or 0 :]
+        )
     replacements = []
     for key, node in documented_nodes(tree).items():
         expression = node.body[0]

@@ -22,13 +22,25 @@ import pytest
 from grader.engine.contract import FUNCTIONS
 from grader.i18n import text
 from maintainer.release.manifest import learner_files
-from maintainer.translations.docstrings import EXERCISE_FILES, KIT_ROOT, ZH_HEADING, english_stub
+from maintainer.translations.docstrings import (
+    EXERCISE_FILES,
+    KIT_ROOT,
+    ZH_HEADING,
+    english_stub,
+    not_implemented_messages,
+)
 from maintainer.translations.notebooks import notebook_tool
 from maintainer.translations.stubs import STUBS_DIR, chinese_stubs
 from tests.grader.promises import bullets, docstrings
 from tests.learner_tools.test_release_copy import ABSENT, PATH_IN_BACKTICKS
 
 ZH_NOTEBOOKS = KIT_ROOT / "notebooks" / "zh"
+#: The functions each exercise file holds.
+FUNCTIONS_IN = {
+    "event_log.py": ("create_event_log", "append_event"),
+    "sessions.py": ("get_events_for_session", "list_sessions"),
+    "replay.py": ("replay_session",),
+}
 EN_NOTEBOOKS = KIT_ROOT / "notebooks"
 
 # What is not prose: code blocks, doctests and their output, comments, links' targets,
@@ -134,16 +146,23 @@ def test_the_chinese_stubs_are_what_the_builder_writes_now() -> None:
 
 
 @pytest.mark.parametrize("name", EXERCISE_FILES)
-def test_a_chinese_stub_is_its_english_stub_with_other_docstrings(name: str) -> None:
+def test_a_chinese_stub_is_its_english_stub_with_other_words(name: str) -> None:
+    # Other docstrings, and each NotImplementedError saying so in Chinese: the same code.
     def code_of(source: str) -> str:
         tree = ast.parse(source)
         for node in [tree, *(node for node in tree.body if isinstance(node, ast.FunctionDef))]:
             if ast.get_docstring(node) is not None:
                 node.body = node.body[1:]
+        for constant, _ in not_implemented_messages(tree):
+            constant.value = "..."
         return ast.dump(tree)
 
-    english = english_stub(name)
-    assert code_of((STUBS_DIR / name).read_text(encoding="utf-8")) == code_of(english)
+    chinese = (STUBS_DIR / name).read_text(encoding="utf-8")
+    assert code_of(chinese) == code_of(english_stub(name))
+    said = [(constant.value, text("stub.not_implemented", "zh", function=function))
+            for constant, function in not_implemented_messages(ast.parse(chinese))]  # fmt: skip
+    assert all(message == worded for message, worded in said)
+    assert len(said) == (0 if name == "__init__.py" else len(FUNCTIONS_IN[name]))
 
 
 @pytest.mark.parametrize("function", [f for f in FUNCTIONS if f.promises], ids=lambda f: f.name)

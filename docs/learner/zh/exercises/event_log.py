@@ -37,7 +37,7 @@ def create_event_log() -> Any:
         >>> list_sessions(log)
         ()
     """
-    raise NotImplementedError("create_event_log is not implemented yet")
+    raise NotImplementedError("create_event_log 尚未实现")
 
 
 def append_event(
@@ -95,4 +95,4 @@ def append_event(
         >>> event.event_id, event.session_id, event.type, dict(event.payload)
         (1, 'sess_a', 'user_message', {'content': 'hello'})
     """
-    raise NotImplementedError("append_event is not implemented yet")
+    raise NotImplementedError("append_event 尚未实现")

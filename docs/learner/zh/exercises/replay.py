@@ -41,4 +41,4 @@ def replay_session(log: Any, session_id: str) -> Sequence[dict[str, Any]]:
         >>> [m["role"] for m in replay_session(log, "a")]
         ['user', 'assistant', 'tool']
     """
-    raise NotImplementedError("replay_session is not implemented yet")
+    raise NotImplementedError("replay_session 尚未实现")

@@ -31,7 +31,7 @@ def get_events_for_session(log: Any, session_id: str, after_event_id: int = 0) -
         >>> [e.event_id for e in get_events_for_session(log, "a", after_event_id=1)]
         [3]
     """
-    raise NotImplementedError("get_events_for_session is not implemented yet")
+    raise NotImplementedError("get_events_for_session 尚未实现")
 
 
 def list_sessions(log: Any) -> Sequence[str]:
@@ -49,4 +49,4 @@ def list_sessions(log: Any) -> Sequence[str]:
         >>> list(list_sessions(log))
         ['b', 'a']
     """
-    raise NotImplementedError("list_sessions is not implemented yet")
+    raise NotImplementedError("list_sessions 尚未实现")
