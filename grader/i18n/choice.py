@@ -98,14 +98,15 @@ def passed_on_language(environ: Mapping[str, str] | None = None) -> str | None:
     return value if value in LANGUAGES else None
 
 
+def chosen_language(environ: Mapping[str, str] | None = None, root: Path = KIT_ROOT) -> str | None:
+    """The language chosen for the kit (steps 1 to 3 above); None when only the locale
+    speaks (the browser site then opens in the browser's language)."""
+    return passed_on_language(environ) or stored_language(root) or edition.LANGUAGE
+
+
 def kit_language(environ: Mapping[str, str] | None = None, root: Path = KIT_ROOT) -> str:
     """The language the kit speaks here, when no ``--lang`` says otherwise (see above)."""
-    return (
-        passed_on_language(environ)
-        or stored_language(root)
-        or edition.LANGUAGE
-        or detect_language(environ)
-    )
+    return chosen_language(environ, root) or detect_language(environ)
 
 
 def pass_on_language(language: str) -> None:

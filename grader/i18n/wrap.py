@@ -100,10 +100,12 @@ def wrap(
 
 def joiner(left: str, right: str) -> str:
     """What stood between two lines' ends before they were wrapped: nothing beside a wide
-    mark or between two wide characters, one space otherwise."""
-    if is_wide_mark(left) or is_wide_mark(right) or (is_wide(left) and is_wide(right)):
+    mark or a Chinese quotation mark (“”‘’, which are not wide everywhere), or between two
+    wide characters; one space otherwise."""
+    marks = OPENING | CLOSING
+    if is_wide_mark(left) or is_wide_mark(right) or left in marks or right in marks:
         return ""
-    return " "
+    return "" if is_wide(left) and is_wide(right) else " "
 
 
 def unwrap(lines: list[str]) -> str:

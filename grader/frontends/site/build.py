@@ -9,8 +9,10 @@ the page asks nothing of any other origin:
   :data:`grader.pins.HYPOTHESIS` is installed from its pure-Python wheel (the engine worker
   unpacks the zip into its ``site-packages``, no micropip, no CDN);
 * ``editor.js``: CodeMirror 6 with Python highlighting, bundled by esbuild;
-* ``exercises.json``: the three stubs, each task's functions and the words the page shows,
-  in every language the grader's catalogs have;
+* ``exercises.json``: the stubs and their docstrings in every language the grader's catalogs
+  have, as git holds them (never the working tree's ``exercises/``, which is the learner's
+  work: :mod:`grader.frontends.stubs`), each task's functions, the words the page shows,
+  and the language the page opens in (this copy's, if one was chosen: else the browser's);
 * the page's own files (``static/``) and ``manifest.json``, which names the zip by its hash
   (a new build is a new name: a browser never mixes an old engine with a new page).
 
@@ -32,6 +34,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from grader.frontends.site.texts import page_texts
+from grader.frontends.stubs import NoCommittedStubs, committed_stubs, is_stub
+from grader.i18n import LANGUAGES, edition, text
+from grader.i18n.choice import chosen_language
 from grader.pins import HYPOTHESIS
 from grader.transport.workspace import EXERCISE_MODULES, IGNORED, KIT_ROOT
 
@@ -75,12 +80,13 @@ def build(out: Path, cache: Path | None = None) -> Built:
     out = out.absolute()
     _check_destination(out)
     _check_hypothesis()
+    stubs = site_stubs()
     modules = _npm_modules(cache or default_cache())
     staging = out.with_name(f".{out.name}.building")
     shutil.rmtree(staging, ignore_errors=True)
     staging.mkdir(parents=True)
     try:
-        _write_site(staging, modules)
+        _write_site(staging, modules, stubs)
     except BaseException:
         shutil.rmtree(staging, ignore_errors=True)
         raise
@@ -99,20 +105,15 @@ def default_cache() -> Path:
 
 def _check_destination(out: Path) -> None:
     if out.exists() and not out.is_dir():
-        raise BuildError(f"{out} is a file: give a folder for the site")
+        raise BuildError(text("site.build.is_a_file", path=out))
     if out.is_dir() and any(out.iterdir()) and not (out / MANIFEST).is_file():
-        raise BuildError(
-            f"{out} is not empty and holds no site built before: give an empty or new folder"
-        )
+        raise BuildError(text("site.build.not_empty", path=out))
 
 
 def _check_hypothesis() -> None:
     installed = importlib.metadata.version("hypothesis")
     if installed != HYPOTHESIS:
-        raise BuildError(
-            f"hypothesis {installed} is installed, but every grade is made with {HYPOTHESIS}: "
-            f'run pip install -e ".[dev]" again'
-        )
+        raise BuildError(text("site.build.hypothesis", installed=installed, pinned=HYPOTHESIS))
 
 
 def _npm_modules(cache: Path) -> Path:
@@ -124,7 +125,7 @@ def _npm_modules(cache: Path) -> Path:
         return modules
     npm = shutil.which("npm")
     if npm is None:
-        raise BuildError("npm is needed to build the site: apt-get install nodejs npm")
+        raise BuildError(text("site.build.no_npm"))
     folder.mkdir(parents=True, exist_ok=True)
     for name in ("package.json", "package-lock.json"):
         shutil.copyfile(HERE / name, folder / name)
@@ -135,21 +136,41 @@ def _npm_modules(cache: Path) -> Path:
         text=True,
     )
     if done.returncode != 0:
-        raise BuildError(f"npm ci failed in {folder}:\n{done.stderr.strip()[-2000:]}")
+        output = done.stderr.strip()[-2000:]
+        raise BuildError(text("site.build.npm_failed", folder=folder, output=output))
     (folder / ".complete").write_text("npm ci done\n", encoding="utf-8")
     return modules
 
 
-def _write_site(site: Path, modules: Path) -> None:
+def site_stubs() -> dict[str, dict[str, str]]:
+    """Each language's stubs, from git; where this is not a git checkout of the kit (a
+    learner's copy), the copy's own stubs in ``exercises/``, in its one language.
+
+    Raises:
+        BuildError: no git, and ``exercises/`` no longer holds stubs (a learner's work).
+    """
+    try:
+        return {language: committed_stubs(language) for language in LANGUAGES}
+    except NoCommittedStubs:
+        pass
+    files = {name: (KIT_ROOT / "exercises" / name).read_text(encoding="utf-8")
+             for name in ("__init__.py", *EXERCISE_MODULES)}  # fmt: skip
+    edited = [name for name, source in files.items() if not is_stub(source)]
+    if edited:
+        raise BuildError(text("site.build.edited_stubs", name=edited[0]))
+    return {edition.LANGUAGE or "en": files}
+
+
+def _write_site(site: Path, modules: Path, stubs: dict[str, dict[str, str]]) -> None:
     (site / "pyodide").mkdir()
     for name in PYODIDE_FILES:
         shutil.copyfile(modules / "pyodide" / name, site / "pyodide" / name)
     _bundle_editor(modules, site / "editor.js")
-    engine = engine_zip()
+    engine = engine_zip(stubs.get("en", next(iter(stubs.values())))["__init__.py"])
     engine_name = f"python/engine-{hashlib.sha256(engine).hexdigest()[:12]}.zip"
     (site / "python").mkdir()
     (site / engine_name).write_bytes(engine)
-    _write_json(site / "exercises.json", exercises())
+    _write_json(site / "exercises.json", exercises(stubs))
     for name in PAGE_FILES:
         shutil.copyfile(STATIC / name, site / name)
     _write_json(site / MANIFEST, {"engine": engine_name, "pyodide": _pyodide_version(modules)})
@@ -166,17 +187,17 @@ def _bundle_editor(modules: Path, destination: Path) -> None:
         env={**os.environ, "NODE_PATH": str(modules)},
     )  # fmt: skip
     if done.returncode != 0:
-        raise BuildError(f"esbuild could not bundle the editor:\n{done.stderr.strip()[-2000:]}")
+        raise BuildError(text("site.build.esbuild_failed", output=done.stderr.strip()[-2000:]))
 
 
-def engine_zip() -> bytes:
-    """The engine worker's Python: the grader, the stubs' ``__init__``, hypothesis (the
-    same bytes for the same kit and environment)."""
+def engine_zip(exercises_init: str) -> bytes:
+    """The engine worker's Python: the grader, the stubs' ``__init__`` (``exercises_init``),
+    hypothesis (the same bytes for the same kit and environment)."""
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
         for path in _python_files(KIT_ROOT / "grader"):
             _add(archive, path.relative_to(KIT_ROOT).as_posix(), path.read_bytes())
-        _add(archive, "exercises/__init__.py", (KIT_ROOT / "exercises/__init__.py").read_bytes())
+        _add(archive, "exercises/__init__.py", exercises_init.encode("utf-8"))
         for name in DISTRIBUTIONS:
             for relative, data in _distribution_files(name):
                 _add(archive, relative, data)
@@ -203,13 +224,12 @@ def _distribution_files(name: str) -> list[tuple[str, bytes]]:
     return sorted(found)
 
 
-def exercises() -> dict[str, object]:
-    """What the page shows besides the report: the stubs, and its words in each language."""
-    stubs = {
-        name: (KIT_ROOT / "exercises" / name).read_text(encoding="utf-8")
-        for name in EXERCISE_MODULES
-    }
-    return {"files": stubs, **page_texts()}
+def exercises(stubs: dict[str, dict[str, str]]) -> dict[str, object]:
+    """What the page shows besides the report: each language's stubs and words, and the
+    language it opens in (null: the browser's)."""
+    files = {language: {name: source[name] for name in EXERCISE_MODULES}
+             for language, source in stubs.items()}  # fmt: skip
+    return {"files": files, "language": chosen_language(), **page_texts(stubs)}
 
 
 def _pyodide_version(modules: Path) -> str:

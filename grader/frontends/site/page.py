@@ -47,7 +47,7 @@ def run(bridge: Bridge, operation: str, payload_json: str) -> str:
     for what the page (or a script calling ``window.kit``) sent.
 
     Operations: ``grade`` (``files``, ``options``), ``render`` (``lang``), ``hint``
-    (``shown``, ``lang``)."""
+    (``shown``, ``lang``, and ``again``: the hint shown last, in another language)."""
     try:
         payload = json.loads(payload_json)
         if not isinstance(payload, dict):
@@ -57,7 +57,8 @@ def run(bridge: Bridge, operation: str, payload_json: str) -> str:
         elif operation == "render":
             value = answer(str(payload.get("lang") or "en"))
         elif operation == "hint":
-            value = next_hint(payload.get("shown"), str(payload.get("lang") or "en"))
+            language = str(payload.get("lang") or "en")
+            value = next_hint(payload.get("shown"), language, again=payload.get("again") is True)
         else:
             raise BadRequest(f"no operation {operation!r}: grade, render or hint")
     except (BadRequest, ValueError) as error:
@@ -138,14 +139,15 @@ def answer(language: str) -> dict[str, Any]:
     }
 
 
-def next_hint(shown: Any, language: str) -> dict[str, Any]:
+def next_hint(shown: Any, language: str, *, again: bool = False) -> dict[str, Any]:
     """One more hint for the last report's first unfinished task, as ``--hint`` gives it.
 
     Args:
         shown: how many hints each promise has shown (kept by the page).
+        again: the hints shown already, not one more (the page switched its language).
 
     Returns:
-        ``{"text": ..., "shown": the updated counts}``.
+        ``{"text": ..., "shown": the updated counts, "task": the task's id, or null}``.
     """
     if language not in LANGUAGES:
         raise BadRequest(f"no catalog for language {language!r}; choose one of {LANGUAGES}")
@@ -154,17 +156,17 @@ def next_hint(shown: Any, language: str) -> dict[str, Any]:
     result = None if report is None else first_unfinished(report)
     shown = _counts(shown)
     if report is None or report.load_problem is not None or result is None:
-        return {"text": text("hint.none_needed"), "shown": shown}
+        return {"text": text("hint.none_needed"), "shown": shown, "task": None}
     failure = result.failure
     if failure is None:
-        return {"text": text("hint.none_needed"), "shown": shown}
-    level = min(max(shown.get(failure.promise, 1), 1) + 1, LEVELS)
+        return {"text": text("hint.none_needed"), "shown": shown, "task": None}
+    level = min(max(shown.get(failure.promise, 1), 1) + (0 if again else 1), LEVELS)
     shown[failure.promise] = level
     hints = [found for number in range(1, level + 1) if (found := hint(failure, number))]
     lines = [text("hint.heading", task=heading(result), sentence=sentence(failure))]
     lines += [f"  {number}. {each}" for number, each in enumerate(hints, start=1)]
     lines.append(text("hint.last" if level >= LEVELS else "site.hint_more"))
-    return {"text": "\n".join(lines), "shown": shown}
+    return {"text": "\n".join(lines), "shown": shown, "task": result.task_id}
 
 
 def _files(files: Any) -> dict[str, str]:

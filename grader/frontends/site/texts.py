@@ -1,19 +1,21 @@
 """The page's words, taken from the grader's catalogs at build time (English and Chinese).
 
 The page is plain JavaScript and does not run the catalogs: the build writes, for each
-language, every ``site.*`` sentence and each task's name, and the page picks the one it
-shows. The report itself is rendered by the engine worker, in Python, as the command line
-renders it.
+language, every ``site.*`` sentence, each task's name and each function's docstring (read
+into blocks: :mod:`grader.frontends.site.docstrings`), and the page picks the ones it shows.
+The report itself is rendered by the engine worker, in Python, as the command line renders it.
 """
 
 from __future__ import annotations
 
 import ast
+from collections.abc import Mapping
 
 from grader.engine.contract import FUNCTIONS_BY_NAME
+from grader.frontends.site.docstrings import blocks_of
 from grader.i18n import LANGUAGES, catalog
 from grader.tasks import TASKS
-from grader.transport.workspace import EXERCISE_MODULES, KIT_ROOT
+from grader.transport.workspace import EXERCISE_MODULES
 
 PREFIX = "site."
 #: Every sentence the page's JavaScript shows (``words("title")`` or ``data-text="title"``
@@ -27,9 +29,10 @@ PAGE_WORDS = (
 )  # fmt: skip
 
 
-def page_texts() -> dict[str, object]:
-    """``{"languages", "texts": {language: {id: sentence}}, "tasks", "docs"}``, the ids
-    without their ``site.`` prefix."""
+def page_texts(stubs: Mapping[str, Mapping[str, str]]) -> dict[str, object]:
+    """``{"languages", "texts": {language: {id: sentence}}, "tasks", "docs": {language:
+    ...}}``, the ids without their ``site.`` prefix; ``stubs`` are each language's
+    ``{file name: source}``."""
     texts = {
         language: {key[len(PREFIX) :]: catalog(language)[key] for key in PAGE_WORDS}
         for language in LANGUAGES
@@ -45,15 +48,17 @@ def page_texts() -> dict[str, object]:
         }
         for task in TASKS
     ]
-    return {"languages": list(LANGUAGES), "texts": texts, "tasks": tasks, "docs": docstrings()}
+    docs = {language: docstrings(files) for language, files in stubs.items()}
+    return {"languages": list(LANGUAGES), "texts": texts, "tasks": tasks, "docs": docs}
 
 
-def docstrings() -> dict[str, dict[str, str]]:
-    """Each exercise function's file and docstring (what, why, example, promises)."""
-    found: dict[str, dict[str, str]] = {}
+def docstrings(stubs: Mapping[str, str]) -> dict[str, dict[str, object]]:
+    """Each exercise function's file and docstring (what, why, example, promises), as
+    blocks."""
+    found: dict[str, dict[str, object]] = {}
     for name in EXERCISE_MODULES:
-        tree = ast.parse((KIT_ROOT / "exercises" / name).read_text(encoding="utf-8"))
-        for node in tree.body:
+        for node in ast.parse(stubs[name]).body:
             if isinstance(node, ast.FunctionDef) and node.name in FUNCTIONS_BY_NAME:
-                found[node.name] = {"file": name, "doc": ast.get_docstring(node) or ""}
+                blocks = blocks_of(ast.get_docstring(node) or "")
+                found[node.name] = {"file": name, "blocks": blocks}
     return found

@@ -3,6 +3,11 @@
 // Grading happens in engine.js (a Web Worker); this file only shows things and keeps the
 // learner's code in localStorage. window.kit.grade(files, options) is the scripted way in:
 // it resolves to the object `python -m grader --format gradescope --json` writes.
+//
+// Everything shown is kept as data (a sentence's id and fields, a report, a hint's level)
+// and worded by render() in the page's language, so a language switch redraws all of it.
+// The language: the reader's last choice in this browser, else the kit's (chosen when the
+// site was built), else the browser's.
 import { createEditor } from "./editor.js";
 
 const FILES = ["event_log.py", "sessions.py", "replay.py"];
@@ -11,21 +16,34 @@ const $ = (id) => document.getElementById(id);
 
 const site = await (await fetch("exercises.json")).json();
 const state = {
-  language: localStorage.getItem(STORE + "language") || (navigator.language.startsWith("zh") ? "zh" : "en"),
+  language: firstLanguage(),
   file: FILES[0],
   task: site.tasks[0].id,
-  files: loadFiles(),
+  files: {},
   graded: false,
   busy: true,
   stage: "python",
-  stageDetail: "",
+  status: null,      // [sentence, fields] the status line says once the stage has its own
+  hint: null,        // {task, shown}: the hint on show, worded again on a switch
 };
+state.files = loadFiles();
+
+function firstLanguage() {
+  const browser = navigator.language.startsWith("zh") ? "zh" : "en";
+  const chosen = [localStorage.getItem(STORE + "language"), site.language, browser];
+  return chosen.find((code) => code && site.languages.includes(code)) || "en";
+}
+
+/** The stubs in the page's language (a copy built in one language has only those). */
+function stubs(language = state.language) {
+  return site.files[language] ?? site.files.en ?? Object.values(site.files)[0];
+}
 
 function loadFiles() {
   const files = {};
   for (const name of FILES) {
     const kept = localStorage.getItem(STORE + "file:" + name);
-    files[name] = kept === null ? site.files[name] : kept;
+    files[name] = kept === null ? stubs()[name] : kept;
   }
   return files;
 }
@@ -62,7 +80,7 @@ function ask(op, payload) {
 
 function onStage(stage, detail) {
   state.stage = stage;
-  state.stageDetail = detail || "";
+  state.status = stage === "failed" ? ["failed", { detail: detail || "" }] : null;
   if (stage === "ready") {
     state.busy = false;
     ready.resolve();
@@ -91,12 +109,14 @@ async function gradeFiles(files, options) {
     const answer = await ask("grade", { files, options });
     state.graded = true;
     showReport(answer);
+    dropHintOfAPassingTask(answer.tasks);
     state.stage = "graded";
-    state.stageDetail = words("graded", { earned: answer.results.score, possible: answer.tasks.reduce((sum, t) => sum + t.points, 0) });
+    const possible = answer.tasks.reduce((sum, t) => sum + t.points, 0);
+    state.status = ["graded", { earned: answer.results.score, possible }];
     return answer;
   } catch (error) {
     state.stage = "error";
-    state.stageDetail = words("error", { detail: error.message });
+    state.status = ["error", { detail: error.message }];
     throw error;
   } finally {
     state.busy = false;
@@ -122,8 +142,30 @@ async function hint() {
   const shown = JSON.parse(localStorage.getItem(STORE + "hints") || "{}");
   const answer = await ask("hint", { shown, lang: state.language });
   localStorage.setItem(STORE + "hints", JSON.stringify(answer.shown));
-  $("hint-text").hidden = false;
-  $("hint-text").textContent = answer.text;
+  state.hint = answer.task === null ? null : { task: answer.task, shown: answer.shown };
+  showHint(answer.text);
+}
+
+function showHint(text) {
+  $("hint-text").hidden = text === null;
+  $("hint-text").textContent = text ?? "";
+}
+
+/** A hint helps with a task until it passes: then it goes. */
+function dropHintOfAPassingTask(tasks) {
+  if (state.hint === null) return;
+  const task = tasks.find((each) => each.id === state.hint.task);
+  if (task && task.status === "passed") {
+    state.hint = null;
+    showHint(null);
+  }
+}
+
+/** The hint on show, worded again in the page's language (not one more hint). */
+async function rewordHint() {
+  if (state.hint === null) return;
+  const answer = await ask("hint", { shown: state.hint.shown, lang: state.language, again: true });
+  if (state.hint !== null) showHint(answer.text);
 }
 
 // --- files -----------------------------------------------------------------------------------
@@ -153,7 +195,7 @@ async function upload(list) {
   for (const file of list) {
     if (!FILES.includes(file.name)) {
       state.stage = "error";
-      state.stageDetail = words("upload_refused", { name: file.name });
+      state.status = ["upload_refused", { name: file.name }];
       render();
       return;
     }
@@ -164,15 +206,26 @@ async function upload(list) {
     taken.push(file.name);
   }
   state.stage = "uploaded";
-  state.stageDetail = words("uploaded", { names: taken.join(", ") });
+  state.status = ["uploaded", { names: taken.join(", ") }];
   openFile(taken.includes(state.file) ? state.file : taken[0] ?? state.file);
 }
 
 function reset() {
   if (!confirm(words("reset_confirm"))) return;
   for (const name of FILES) {
-    state.files[name] = site.files[name];
+    state.files[name] = stubs()[name];
     localStorage.removeItem(STORE + "file:" + name);
+  }
+  openFile(state.file);
+}
+
+/** A file nobody has edited is the stub of its language: it follows the page's language. */
+function followLanguage(before) {
+  for (const name of FILES) {
+    if (state.files[name] === stubs(before)[name]) {
+      state.files[name] = stubs()[name];
+      localStorage.removeItem(STORE + "file:" + name);
+    }
   }
   openFile(state.file);
 }
@@ -189,8 +242,8 @@ function render() {
   const messages = { python: "loading_python", grader: "loading_grader", ready: "ready", grading: "grading" };
   status.dataset.state = state.stage;
   status.textContent = messages[state.stage] ? words(messages[state.stage]) :
-    state.stage === "failed" ? words("failed", { detail: state.stageDetail }) :
-    state.stage === "unsupported" ? words("unsupported") : state.stageDetail;
+    state.stage === "unsupported" ? words("unsupported") :
+    state.status ? words(...state.status) : "";
   const blocked = state.busy || !["ready", "graded", "error", "uploaded"].includes(state.stage);
   for (const id of ["check-all", "check-task", "hint"]) $(id).disabled = blocked;
   $("tasks").replaceChildren(...site.tasks.map((task) => button(
@@ -199,23 +252,43 @@ function render() {
   $("files").replaceChildren(...FILES.map((name) => button(
     name, name === state.file, () => openFile(name), "aria-selected")));
   const task = site.tasks.find((each) => each.id === state.task);
+  const docs = site.docs[state.language] ?? Object.values(site.docs)[0];
   $("docs").replaceChildren(...task.functions.flatMap((name) => {
     const heading = document.createElement("h3");
-    heading.textContent = `${site.docs[name].file}: ${name}`;
-    return [heading, ...docParagraphs(site.docs[name].doc)];
+    heading.append(code(name), ` (${docs[name].file})`);
+    return [heading, ...docs[name].blocks.map(block)];
   }));
 }
 
-// A docstring is wrapped for a wide terminal; the column here is narrow. Plain paragraphs
-// are joined and flow; an indented block (an example, Args:, a list) keeps its lines.
-function docParagraphs(doc) {
-  return doc.split(/\n\s*\n/).map((paragraph) => {
-    const lines = paragraph.split("\n");
-    const plain = lines.every((line) => !/^\s|^>>>|^[-*] /.test(line)) && !/:$/.test(lines[0]);
-    const element = document.createElement(plain ? "p" : "pre");
-    element.textContent = plain ? lines.join(" ") : paragraph;
-    return element;
-  });
+// The docstring, read into blocks at build time (grader/frontends/site/docstrings.py):
+// built here as elements and text, never as HTML.
+function block(each) {
+  if (each.kind === "heading") return make("h4", each.text);
+  if (each.kind === "code") return make("pre", each.text);
+  if (each.kind === "paragraph") return make("p", ...pieces(each.text));
+  if (each.kind === "list") {
+    return make(each.ordered ? "ol" : "ul", ...each.items.map((item) => make("li", ...pieces(item))));
+  }
+  const terms = make("dl");
+  for (const item of each.items) terms.append(make("dt", code(item.term)), make("dd", ...pieces(item.text)));
+  return terms;
+}
+
+function pieces(inline) {
+  return inline.map((piece) =>
+    "code" in piece ? code(piece.code) :
+    "em" in piece ? make("em", piece.em) :
+    "strong" in piece ? make("strong", piece.strong) : document.createTextNode(piece.text));
+}
+
+function code(text) {
+  return make("code", text);
+}
+
+function make(tag, ...children) {
+  const element = document.createElement(tag);
+  element.append(...children);
+  return element;
 }
 
 function button(label, selected, onClick, attribute) {
@@ -233,10 +306,12 @@ $("download").addEventListener("click", download);
 $("upload").addEventListener("change", (event) => upload([...event.target.files]));
 $("reset").addEventListener("click", reset);
 $("language").addEventListener("change", async (event) => {
+  const before = state.language;
   state.language = event.target.value;
   localStorage.setItem(STORE + "language", state.language);
-  render();
+  followLanguage(before);
   if (state.graded) showReport(await ask("render", { lang: state.language }));
+  await rewordHint();
 });
 
 openFile(state.file);
