@@ -5,10 +5,12 @@ Usage: ``python notebooks/build.py`` rewrites all ``.ipynb`` files, stored witho
 validated with nbformat. The notebook test checks the stored files match what this script
 writes, so edit the modules in ``src/`` and rebuild; never edit an ``.ipynb`` by hand.
 
-A Chinese notebook has the English one's code cells, exactly, and the Chinese of each
-markdown cell from ``src/zh/`` (same module name): ``CELLS`` there maps the fingerprint of an
-English cell (:func:`grader.i18n.fingerprint`) to its translation, so an English cell edited
-or added without its Chinese has none, and the Chinese notebooks are then left as they were.
+A Chinese notebook has the Chinese of each markdown cell from ``src/zh/`` (same module name):
+``CELLS`` there maps the fingerprint of an English cell (:func:`grader.i18n.fingerprint`) to
+its translation, so an English cell edited or added without its Chinese has none, and the
+Chinese notebooks are then left as they were. Its code cells are the English ones, with the
+comments, the printed words and the charts' labels in Chinese where ``CODE`` there has a
+cell's translation (keyed the same way); the same code runs, in other words.
 
 Each Mermaid block becomes an embedded image of the diagram (see ``src/diagrams.py``); after
 adding or changing one, run ``python notebooks/render_diagrams.py`` first.
@@ -63,6 +65,17 @@ def translations(module: ModuleType, language: str) -> dict[str, str]:
     return {key: getattr(cell, "source", cell) for key, cell in translated.CELLS.items()}
 
 
+def code_translations(module: ModuleType, language: str) -> dict[str, str]:
+    """``{fingerprint of an English code cell: the cell with its words translated}``."""
+    if language == "en":
+        return {}
+    try:
+        translated = importlib.import_module(f"{language}.{module.__name__}")
+    except ModuleNotFoundError:
+        return {}
+    return {key: cell.source for key, cell in getattr(translated, "CODE", {}).items()}
+
+
 def markdown_in(module: ModuleType, language: str) -> list[str]:
     """The module's markdown cells in ``language``, in order.
 
@@ -96,7 +109,9 @@ def build_notebook(module: ModuleType, language: str = "en") -> NotebookNode:
     """
     prefix = module.__name__.split("_")[0]
     markdown_sources = iter(markdown_in(module, language))
-    texts = [next(markdown_sources) if cell.kind == "markdown" else cell.source
+    code = code_translations(module, language)
+    texts = [next(markdown_sources) if cell.kind == "markdown"
+             else code.get(fingerprint(cell.source), cell.source)
              for cell in module.CELLS]  # fmt: skip
     markdown = [text for text, cell in zip(texts, module.CELLS, strict=True)
                 if cell.kind == "markdown"]  # fmt: skip

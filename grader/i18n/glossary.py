@@ -36,7 +36,6 @@ GLOSSARY: dict[str, tuple[str, ...]] = {
     "session isolation": ("会话隔离",),
     "session": ("会话",),  # never 对话, which is a conversation
     "replay": ("回放",),  # the chapter's 重放 too: the kit says 回放 only
-    "resume": ("断线续传",),
     "write before reply": ("先落库再回复",),
     "projection": ("投影",),
     "tool call": ("工具调用",),
@@ -59,9 +58,6 @@ GLOSSARY: dict[str, tuple[str, ...]] = {
     "submission": ("作业",),  # a student's: 提交 is a database's commit
     "learner": ("学习者",),
     "instructor": ("教师",),
-    "example": ("示例",),
-    "smallest case": ("最小反例",),
-    "guard": ("守卫",),
     "gradebook": ("成绩册",),
     "reference implementation": ("参考实现",),
     "kernel": ("内核",),  # the grader's or Jupyter's; a CPU's core is 核
@@ -118,6 +114,15 @@ RULES: tuple[Rule, ...] = (
     Rule("a submission", r"\bsubmissions?\b", never=("提交",), unless=r"\bcommit"),
     # 核 is a CPU's core (2 核, 核数); the grader's kernel is 内核.
     Rule("a CPU core", r"\bcores?\b", words=("核",), never=("内核",), unless=r"\bkernel"),
+    # An example is a 示例; the smallest one that breaks a promise is a 最小反例 (the chapter's
+    # 反例), never 例子, 样例 or 用例.
+    Rule("an example", r"\bexamples?\b", words=("示例",), unless=r"\bsmallest examples?\b"),
+    Rule("the smallest case", r"\bsmallest (?:case|example)s?\b", words=("最小反例",)),
+    # The grader's guard is a 守卫 (a trigger that guards against mistakes is not).
+    Rule("the grader's guard", r"\bguards?\b(?! against)", words=("守卫",)),
+    # Resuming after an event id is 断线续传; a process that carries on a run is not that.
+    Rule("resume after an event id", r"\bresum(?:e|es|ed|ing)\b", words=("断线续传",),
+         unless=r"\b(?:process|processes|SDK|agent)\b"),
     # 读者 reads the book; what reads a stream or a table is a 读取方.
     Rule("a stream's reader", r"\breaders?\b", words=("读取方",), never=("读者",),
          unless=r"\b(?:chapter|book)\b"),

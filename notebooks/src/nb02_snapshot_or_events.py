@@ -36,17 +36,27 @@ CELLS = [
     import sqlite3
     import tempfile
     import timeit
+    import warnings
     from functools import partial
     from itertools import accumulate
     from pathlib import Path
 
     import matplotlib.pyplot as plt
+    from matplotlib import font_manager
 
     from eventlog import EMPTY_CONVERSATION, apply_event, messages_of, replay_events
     from sqlite_demo import SqliteEventStore
 
     workdir = tempfile.TemporaryDirectory()  # every database of this notebook lives here
     WORKDIR = Path(workdir.name)
+
+    # Charts labelled in Chinese (this notebook's Chinese edition) need a font with Chinese
+    # characters: the first of these that is installed (Debian: `apt install fonts-noto-cjk`).
+    CJK_FONTS = ("Noto Sans CJK SC", "Source Han Sans SC", "WenQuanYi Zen Hei", "PingFang SC",
+                 "Microsoft YaHei", "SimHei")  # fmt: skip
+    installed = {font.name for font in font_manager.fontManager.ttflist}
+    plt.rcParams["font.family"] = ["DejaVu Sans", *(f for f in CJK_FONTS if f in installed)]
+    warnings.filterwarnings("ignore", message="Glyph .* missing from font")  # boxes, no noise
 
 
     def json_size(value) -> int:

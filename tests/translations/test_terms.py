@@ -17,6 +17,8 @@ from grader.i18n import text_modules
 from grader.i18n.glossary import problems, ruled_out
 from maintainer.translations.catalogs import all_catalogs
 from maintainer.translations.docstrings import KIT_ROOT
+from maintainer.translations.notebooks import CODE
+from maintainer.translations.prose import code_texts, english_prose
 from tests.learner_tools.test_catalogs import CJK, prose
 
 GRADERS = {module.__name__ for module in text_modules()}
@@ -34,13 +36,19 @@ WORDS_NAMED = frozenset({"grader/i18n/glossary.py", "docs/chapter-bridge.zh-CN.m
 
 
 def pairs() -> list[tuple[str, str, str]]:
-    """(where, English, Chinese) for every translated entry outside the grader's catalogs."""
-    return [
-        (f"{catalog.file} {key}", english, catalog.chinese[key][1])
-        for catalog in CATALOGS
-        for key, english in catalog.english.items()
-        if key in catalog.chinese
-    ]
+    """(where, English, Chinese) for every translated entry outside the grader's catalogs; a
+    notebook's code cell by its comments and strings only."""
+    found = []
+    for catalog in CATALOGS:
+        for key, english in catalog.english.items():
+            if key not in catalog.chinese:
+                continue
+            chinese = catalog.chinese[key][1]
+            if key.startswith(CODE):  # its words: comments and strings, a single word a name
+                english = "\n".join(t for t in code_texts(english) if english_prose(t))
+                chinese = "\n".join(code_texts(chinese))
+            found.append((f"{catalog.file} {key}", english, chinese))
+    return found
 
 
 DOCTEST = re.compile(r"^\s*(>>>|\.\.\.).*$|^\s*[(\[{'].*$", re.MULTILINE)

@@ -1,10 +1,11 @@
-"""Notebook 1 in Chinese: its markdown cells, keyed by the fingerprint of their English."""
+"""Notebook 1 in Chinese: its markdown cells, and the code cells whose words are English,
+each keyed by the fingerprint of its English."""
 
 # ruff: noqa: E501, RUF001 - Chinese paragraphs on one line, in Chinese punctuation
 
 from __future__ import annotations
 
-from cells import md
+from cells import code, md
 
 CELLS = {
     "286bbcc1": md(r"""
@@ -15,7 +16,7 @@ CELLS = {
     这个列表放在哪里？大多数第一版都放在一个 Python 变量里。这篇 notebook 现场演示这样做会以哪三种方式出错：
 
     1. **崩溃**。进程死了，列表也跟着死了。
-    2. **断线重连**。网络抖了一下，客户端重新连接，拿到的是一个全新的空上下文，没有任何东西可以接着续传。
+    2. **断线重连**。网络抖了一下，客户端重新连接，拿到的是一个全新的空上下文，没有任何东西可以用来断线续传。
     3. **同时开两个会话**。两段对话共用一个进程；除非每条消息都标明属于哪段对话，否则一段对话会混进另一段。
 
     三个问题是同一个根因：**状态放在进程里**。这个系列接下来要做的，就是把状态搬出进程：搬进一条存在 SQLite 里、只追加的事件日志。
@@ -40,7 +41,7 @@ CELLS = {
 
     ## 失败二：客户端断线重连
 
-    这一次进程一直活着。用户的浏览器断开了一小会儿，又重新连上。常见的第一版服务按连接保存对话（在连接处理函数里新建一个列表），于是新连接从零开始，也没有任何东西可以续传：旧的对话没有留下任何能用 id 指向的痕迹。
+    这一次进程一直活着。用户的浏览器断开了一小会儿，又重新连上。常见的第一版服务按连接保存对话（在连接处理函数里新建一个列表），于是新连接从零开始，也没有任何东西可以用来断线续传：旧的对话没有留下任何能用 id 指向的痕迹。
     """),
     "3dda07c2": md(r"""
     ## 失败三：一个进程里的两个会话
@@ -71,4 +72,123 @@ CELLS = {
     5. **崩溃恢复与断线续传**：再来一次上面的崩溃，这回用真正的服务、`SIGKILL`，以及把对话带回来的回放。
     6. **常见的坑**：六种不易察觉的错误做法，每种都现场复现。
     """),
+}
+
+CODE = {
+    "a00d9015": code(r'''
+    def scripted_model(messages: list[dict[str, str]]) -> str:
+        """只根据收到的对话，回答最后一条用户消息。"""
+        question = messages[-1]["content"].lower()
+        earlier_questions = [m["content"] for m in messages[:-1] if m["role"] == "user"]
+        if "刚才问" in question:
+            if earlier_questions:
+                return f"你问的是：{earlier_questions[-1]!r}"
+            return "抱歉，你之前没有问过问题。你想查什么？"
+        if "总结" in question:
+            return "摘要：这份设计文档提议用一条只追加的事件日志。"
+        if "你好" in question:
+            return "你好！我是订单客服，可以帮你查订单数量。"
+        if "订单" in question:
+            return "你当前有 42 个订单。"
+        return "我会打招呼，也会查订单数量。"
+
+
+    class InMemoryAgent:
+        """一个 Agent，它的全部记忆就是一个 Python 列表：这个对象活多久，记忆就活多久。"""
+
+        def __init__(self) -> None:
+            self.messages: list[dict[str, str]] = []
+
+        def chat(self, text: str) -> str:
+            self.messages.append({"role": "user", "content": text})
+            reply = scripted_model(self.messages)
+            self.messages.append({"role": "assistant", "content": reply})
+            return reply
+
+
+    def show(send, text: str) -> None:
+        """用 ``send`` 发出一条消息，像聊天窗口那样打印这一问一答。"""
+        print(f"用户：{text}")
+        print(f"Agent：{send(text)}")
+    '''),
+    "4fdfe65b": code(r"""
+    agent = InMemoryAgent()
+    for text in ["你好", "我有多少个订单？", "我刚才问了什么？"]:
+        show(agent.chat, text)
+    print(f"\n内存里保存的消息：{len(agent.messages)} 条")
+    """),
+    "1a62ee72": code(r'''
+    import multiprocessing
+    import os
+    import signal
+    from functools import partial
+
+    FORK = multiprocessing.get_context("fork")
+
+
+    def serve(pipe) -> None:
+        """Agent 服务：回答管道里传来的每一条消息，永不停止。"""
+        agent = InMemoryAgent()
+        while True:
+            pipe.send(agent.chat(pipe.recv()))
+
+
+    def start_service():
+        """在子进程里启动服务；返回这个进程，以及管道在我们这一端的接口。"""
+        ours, theirs = FORK.Pipe()
+        process = FORK.Process(target=serve, args=(theirs,), daemon=True)
+        process.start()
+        return process, ours
+
+
+    def ask(pipe, text: str) -> str:
+        pipe.send(text)
+        return pipe.recv()
+    '''),
+    "b0caeeb0": code(r"""
+    service, pipe = start_service()
+    show(partial(ask, pipe), "我有多少个订单？")
+
+    os.kill(service.pid, signal.SIGKILL)  # 崩溃：任何清理代码都来不及运行
+    service.join()
+    print(f"\n[服务被杀，退出码 {service.exitcode}：-9 表示 SIGKILL]\n")
+
+    service, pipe = start_service()  # 守护进程把它重新启动
+    show(partial(ask, pipe), "我刚才问了什么？")
+    service.kill()
+    service.join()
+    """),
+    "90ecf20e": code(r'''
+    class ChatServer:
+        """一个长期运行的服务，给每个新连接一份它自己的内存上下文。"""
+
+        def connect(self) -> InMemoryAgent:
+            return InMemoryAgent()
+
+
+    server = ChatServer()
+    connection = server.connect()
+    show(connection.chat, "我有多少个订单？")
+
+    print("\n[网络抖了一下：客户端重新连接]\n")
+    connection = server.connect()
+    show(connection.chat, "我刚才问了什么？")
+    '''),
+    "dc903fd4": code(r'''
+    shared_messages: list[dict[str, str]] = []  # 整个进程共用一个列表
+
+
+    def chat_in(session: str, text: str) -> None:
+        """处理发给 ``session`` 的一条消息：可上下文却是那个共用的列表。"""
+        shared_messages.append({"role": "user", "content": text})
+        reply = scripted_model(shared_messages)
+        shared_messages.append({"role": "assistant", "content": reply})
+        print(f"[{session}] 用户：{text}")
+        print(f"[{session}] Agent：{reply}")
+
+
+    chat_in("文档助手", "请总结这份设计文档")
+    chat_in("订单客服", "我有多少个订单？")
+    chat_in("文档助手", "我刚才问了什么？")
+    '''),
 }

@@ -1,10 +1,11 @@
-"""Notebook 4 in Chinese: its markdown cells, keyed by the fingerprint of their English."""
+"""Notebook 4 in Chinese: its markdown cells, and the code cells whose words are English,
+each keyed by the fingerprint of its English."""
 
 # ruff: noqa: E501, RUF001 - Chinese paragraphs on one line, in Chinese punctuation
 
 from __future__ import annotations
 
-from cells import md
+from cells import code, md
 
 CELLS = {
     "7bbbba68": md(r"""
@@ -61,7 +62,7 @@ CELLS = {
 
     有三个设计决策值得多看一眼：
 
-    * **`event_id INTEGER PRIMARY KEY AUTOINCREMENT`**。id **就是**行号，所以每插入一行就增长；`AUTOINCREMENT` 再加上一条承诺：一个 id 永远不会发出两次。日志的顺序就是 id 的顺序，“从第 4 个事件之后断线续传”靠的就是它。
+    * **`event_id INTEGER PRIMARY KEY AUTOINCREMENT`**。id **就是**行号，所以每插入一行就增长；`AUTOINCREMENT` 再加上一条保证：一个 id 永远不会发出两次。日志的顺序就是 id 的顺序，“从第 4 个事件之后断线续传”靠的就是它。
     * **每一行都有 `session_id` 外键**。会话之间靠数据本身隔离，而不是每个会话一个库，也不是内存里的一个字典：每次读取都先按 `session_id` 过滤。
     * **`event_id` 是每张投影表的主键**。一条事件最多产生一行投影，数据库会拒绝第二行。（本章给每张投影表各自一个 `AUTOINCREMENT` id，再加一个 `UNIQUE` 的事件 id：每次追加都要多更新一棵 B 树和一个计数器，只为了一个没人读的 id。）
 
@@ -74,7 +75,7 @@ CELLS = {
 
     | pragma | 值 | 为什么 |
     |---|---|---|
-    | `journal_mode` | `WAL` | 提交的内容追加到一个单独的 `-wal` 文件里。崩溃之后，SQLite 保留其中每一个已提交的事务，忽略写了一半的那个；而且写入者在写的时候，读取者照样可以读。 |
+    | `journal_mode` | `WAL` | 提交的内容追加到一个单独的 `-wal` 文件里。崩溃之后，SQLite 保留其中每一个已提交的事务，忽略写了一半的那个；而且写入者在写的时候，读取方照样可以读。 |
     | `synchronous` | `NORMAL`（1） | 在 WAL 模式下，它能扛住**进程**的任何崩溃，包括 `SIGKILL`，而不需要每次提交都 `fsync`。只有操作系统崩溃或断电才可能丢掉最后几次提交；`FULL`（2）连这些也能扛住，代价是每次追加一次 `fsync`。 |
     | `foreign_keys` | `ON`（1） | 默认是关闭的！没有它，`REFERENCES sessions (id)` 就只是摆设，一个不存在的会话的事件也能写进去。 |
 
@@ -109,13 +110,13 @@ CELLS = {
     "2b5f30cb": md(r"""
     ## 两条读路径：投影与回放
 
-    两类表服务于两类读者：
+    两类表服务于两类读取方：
 
     * **投影**回答“聊天窗口显示什么？”：在 `messages` 上做一次走索引的查询，不解码 JSON，也不折叠。`get_messages` 只返回用户和 assistant 的消息；工具调用在 `get_tool_calls` 里，结果已经填好。
     * **回放**回答“我们发给模型什么？”：它读出会话的事件，把它们折叠成 OpenAI Chat Completions 消息，连工具调用一起，和第 2 篇 notebook 的做法完全一样。恢复一段对话走的就是这条路径。
     """),
     "c5f47c53": md(r"""
-    消息行的事件 id 是 1、2、3 和 6：事件 4 和 5 是工具调用和它的结果，它们在另一张投影表里。这不是缺口，而恰恰是投影的本义：为某一类读者切出来的日志**切片**。如果投影和日志对不上，那一定是写路径没有把它们放在同一个事务里（第 6 篇 notebook 展示这是怎么发生的）。
+    消息行的事件 id 是 1、2、3 和 6：事件 4 和 5 是工具调用和它的结果，它们在另一张投影表里。这不是缺口，而恰恰是投影的本义：为某一类读取方切出来的日志**切片**。如果投影和日志对不上，那一定是写路径没有把它们放在同一个事务里（第 6 篇 notebook 展示这是怎么发生的）。
 
     投影是派生出来的，所以随时可以从事件重建，结果完全相同：
     """),
@@ -142,4 +143,73 @@ CELLS = {
 
     第 5 篇 notebook 会杀掉往这种文件里写入的服务，再把对话带回来。
     """),
+}
+
+CODE = {
+    "ffdd95ac": code(r"""
+    store.create_session("订单客服", session_id="order-desk")
+    agent = Agent(store)
+    for text in ["你好", "帮我查一下订单数量"]:
+        turn = agent.handle_message("order-desk", text)
+        print(f"用户：{text}\nAgent：{turn.reply}")
+        print(f"      （事件 {[event.event_id for event in turn.events]} 先提交）\n")
+    """),
+    "40288e0f": code(r'''
+    store.create_session("文档助手", session_id="docs-assistant")
+
+
+    def print_statement(sql: str) -> None:
+        """打印一条被跟踪的语句，折行显示；时间戳换成占位符，让每次运行的输出都一样。"""
+        text = re.sub(r"\b1\d{12}\b", "<now>", " ".join(sql.split()))
+        lines = textwrap.wrap(text, width=90, break_on_hyphens=False)
+        print("  " + "\n      ".join(lines))
+
+
+    traced = open_connection(DB_PATH)  # 存储自己的 pragma，用在一个我们能观察的连接上
+    traced.set_trace_callback(print_statement)
+
+    payload = validate_append("docs-assistant", "user_message", {"content": "帮我总结这份文档"})
+    with write_transaction(traced):
+        event = append_in_transaction(traced, "docs-assistant", "user_message", payload, None)
+    print(f"\n已追加事件 {event.event_id}")
+    '''),
+    "318eb12a": code(r"""
+    steps = [
+        ("tool_call", {"call_id": "call_1", "name": "search_docs", "arguments": '{"q": "WAL"}'}),
+        ("tool_result", {"call_id": "call_1", "content": "有 3 页提到了 WAL"}),
+    ]
+    for event_type, details in steps:
+        print(f"-- {event_type}")
+        payload = validate_append("docs-assistant", event_type, details)
+        with write_transaction(traced):
+            append_in_transaction(traced, "docs-assistant", event_type, payload, None)
+    traced.close()
+    """),
+    "427dc182": code(r"""
+    before = store.get_messages("order-desk"), store.get_tool_calls("order-desk")
+    store.rebuild_projections()
+    after = store.get_messages("order-desk"), store.get_tool_calls("order-desk")
+    print("重建之后投影完全相同：", before == after)
+    """),
+    "fc07da21": code(r'''
+    READ_SESSION = "SELECT event_id, type, payload FROM events WHERE session_id = ? ORDER BY event_id"
+    READ_AFTER = (
+        "SELECT event_id, type, payload FROM events"
+        " WHERE session_id = ? AND event_id > ? ORDER BY event_id"
+    )
+
+
+    def show_plans(connection: sqlite3.Connection) -> None:
+        """打印 SQLite 的查询规划器为这两种会话读取选择的步骤。"""
+        for label, sql, parameters in [
+            ("整个会话          ", READ_SESSION, ("order-desk",)),
+            ("id 4 之后的事件   ", READ_AFTER, ("order-desk", 4)),
+        ]:
+            rows = connection.execute(f"EXPLAIN QUERY PLAN {sql}", parameters).fetchall()
+            print(label, " | ".join(row[-1] for row in rows))
+
+
+    reader = sqlite3.connect(DB_PATH)
+    show_plans(reader)
+    '''),
 }

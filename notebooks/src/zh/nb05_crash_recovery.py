@@ -1,10 +1,11 @@
-"""Notebook 5 in Chinese: its markdown cells, keyed by the fingerprint of their English."""
+"""Notebook 5 in Chinese: its markdown cells, and the code cells whose words are English,
+each keyed by the fingerprint of its English."""
 
 # ruff: noqa: E501, RUF001 - Chinese paragraphs on one line, in Chinese punctuation
 
 from __future__ import annotations
 
-from cells import md
+from cells import code, md
 
 CELLS = {
     "d75938c2": md(r"""
@@ -138,5 +139,195 @@ CELLS = {
     """),
     "db953bcb": md(r"""
     在 notebook 里通过 SDK 的协议把会话读回来，再用 `pop_item` 撤下最后一个条目。日志保留着那个回答，并记下它已被撤下（一条指向它的 `item_removed`）；每个读取方都会把它略过。
+    """),
+}
+
+CODE = {
+    "723f9bfd": code(r'''
+    import atexit
+    import sqlite3
+    import tempfile
+    from pathlib import Path
+
+    from sqlite_demo.server import ServerProcess
+    from sqlite_demo.service.client import AgentClient
+
+    workdir = tempfile.TemporaryDirectory()
+    DB_PATH = Path(workdir.name) / "agent.db"
+    server = ServerProcess(DB_PATH, log_path=Path(workdir.name) / "server.log")
+    atexit.register(server.stop)  # 即使某个单元格出错，子进程也会随这个内核一起结束
+    server.start()
+    client = AgentClient(server.url)
+
+
+    def chat(session_id: str, text: str) -> None:
+        """发出一条消息，打印这一轮：回复，以及这一轮事件的 id。"""
+        turn = client.send_message(session_id, text)
+        ids = [event["event_id"] for event in turn["events"]]
+        print(f"用户：{text}\nAgent：{turn['reply']}\n      （事件 {ids}）")
+
+
+    order_desk = client.create_session("订单客服")["id"]  # 随机的 id；我们用一个名字来称呼它
+    chat(order_desk, "你好")
+    chat(order_desk, "帮我查一下订单数量")
+    '''),
+    "d06506f2": code(r'''
+    def show_files() -> None:
+        """列出数据库的各个文件和它们的大小。"""
+        for suffix in ("", "-wal", "-shm"):
+            path = Path(f"{DB_PATH}{suffix}")
+            size = f"{path.stat().st_size:>7,} 字节" if path.exists() else "  （不存在）"
+            print(f"{path.name:<12} {size}")
+
+
+    show_files()
+    '''),
+    "c140c12b": code(r"""
+    server.start()  # 一个全新的进程，同一个文件，同一个端口
+    print("重启之后的会话标题：", [s["title"] for s in client.list_sessions()])
+    print()
+    for event in client.get_events(order_desk):
+        print(f"{event['event_id']}  {event['type']:<18} {event['payload']}")
+    """),
+    "b3c75c28": code(r'''
+    def show_transcript(messages: list[dict]) -> None:
+        """每行打印一条回放出的聊天消息，工具调用写明细节。"""
+        for message in messages:
+            if message.get("tool_calls"):
+                calls = ", ".join(
+                    f"{call['id']} {call['function']['name']}({call['function']['arguments']})"
+                    for call in message["tool_calls"]
+                )
+                print(f"[assistant] tool_calls: {calls}")
+            elif message["role"] == "tool":
+                print(f"[tool]      {message['tool_call_id']} -> {message['content']}")
+            else:
+                print(f"[{message['role']}]{' ' * (10 - len(message['role']))}{message['content']}")
+
+
+    show_transcript(client.replay(order_desk))
+    '''),
+    "ee245999": code(r"""
+    order_desk_before = client.replay(order_desk)
+
+    docs_assistant = client.create_session("文档助手")["id"]
+    chat(docs_assistant, "帮我总结这份文档")
+
+    sessions = {"订单客服": order_desk, "文档助手": docs_assistant}
+    for label, session_id in sessions.items():
+        ids = [event["event_id"] for event in client.get_events(session_id)]
+        print(f"{label:<6} {len(ids)} 个事件：{ids}")
+    unchanged = client.replay(order_desk) == order_desk_before
+    print("订单客服没有受另一个会话影响：", unchanged)
+    """),
+    "473b56ba": code(r"""
+    seen = client.get_events(order_desk)[:4]  # 连接断开时客户端手上已有的事件
+    print("客户端已有：", [event["event_id"] for event in seen])
+
+    missed = client.get_events(order_desk, after=seen[-1]["event_id"])
+    print("4 之后：", [(event["event_id"], event["type"]) for event in missed])
+
+    last_id = missed[-1]["event_id"]
+    up_to_date = client.get_events(order_desk, after=last_id)
+    print(f"{last_id} 之后：", up_to_date, "（没有新事件：客户端已经是最新的）")
+    """),
+    "6a3c71d0": code(r"""
+    from sqlite_demo import SqliteEventStore, VersionConflictError
+
+    writer_1 = SqliteEventStore(DB_PATH)
+    writer_2 = SqliteEventStore(DB_PATH)
+    desk = writer_1.create_session("共用的客服台", session_id="shared-desk").id
+    writer_1.append_event(desk, "user_message", {"content": "你好"})
+
+    seen_by_1 = writer_1.get_events_for_session(desk)[-1].event_id
+    seen_by_2 = writer_2.get_events_for_session(desk)[-1].event_id
+    print(f"两个写入者读到的会话版本都是：{seen_by_1} 和 {seen_by_2}")
+
+    answer = {"content": "你好，这是写入者 1 的回答"}
+    writer_1.append_event(desk, "assistant_message", answer, expected_version=seen_by_1)
+    print("写入者 1 已回答")
+    try:
+        answer = {"content": "你好，这是写入者 2 的回答"}
+        writer_2.append_event(desk, "assistant_message", answer, expected_version=seen_by_2)
+    except VersionConflictError as conflict:
+        print(f"写入者 2 被拒绝了：会话已经到了事件 {conflict.actual}，不是 {conflict.expected}")
+    """),
+    "f1a4d50f": code(r"""
+    new = writer_2.get_events_for_session(desk, after_event_id=seen_by_2)
+    print("写入者 2 读取新的内容：", [(event.event_id, event.type) for event in new])
+    question = {"content": "那我有多少个订单？"}
+    writer_2.append_event(desk, "user_message", question, expected_version=new[-1].event_id)
+
+    for event in writer_1.get_events_for_session(desk):
+        print(f"{event.event_id}  {event.type:<18} {event.payload['content']}")
+    writer_1.close()
+    writer_2.close()
+    """),
+    "d84d0c5d": code(r"""
+    second_server = ServerProcess(DB_PATH, log_path=Path(workdir.name) / "server2.log")
+    atexit.register(second_server.stop)
+    second_server.start()
+    second_client = AgentClient(second_server.url)
+
+    request = ("帮我查一下订单数量", "order-question-1")
+    first = client.send_message(order_desk, *request)
+    again = second_client.send_message(order_desk, *request)
+    for name, turn in (("第一个服务", first), ("第二个服务", again)):
+        ids = [event["event_id"] for event in turn["events"]]
+        print(f"{name}：{turn['reply']!r}，事件 {ids}，repeated: {turn['repeated']}")
+
+    second_client.close()
+    second_server.stop()
+    """),
+    "7d8fafe3": code(r"""
+    client.close()
+    server.stop()
+    show_files()
+
+    check = sqlite3.connect(DB_PATH)
+    count = check.execute("SELECT count(*) FROM events").fetchone()[0]
+    check.close()
+    print(f"\n主文件里的事件：{count} 个")
+    """),
+    "30631571": code(r"""
+    import importlib.util
+    import subprocess
+    import sys
+
+    HAVE_SDK = importlib.util.find_spec("agents") is not None
+    SDK_DB = Path(workdir.name) / "sdk.db"
+    AGENT = [sys.executable, "-m", "sqlite_demo.sdk_agent", "--db", str(SDK_DB)]
+    QUESTIONS = ["我有多少个订单？", "其中有多少个已经发货了？"]
+
+    if HAVE_SDK:
+        agent_a = subprocess.Popen(
+            [*AGENT, "--session", "orders", "--slow-warehouse", "ask", *QUESTIONS],
+            stdout=subprocess.PIPE,
+            text=True,
+        )
+        for line in agent_a.stdout:
+            print("A:", line, end="")
+            if "query_shipped_count" in line:  # 工具开始运行了（用套件的语言说）
+                agent_a.kill()  # SIGKILL，就在工具里面
+                break
+        print("A 的退出状态：", agent_a.wait())
+    else:
+        print('这一节需要 OpenAI Agents SDK：pip install -e ".[agents]"')
+    """),
+    "bf5f20f0": code(r"""
+    if HAVE_SDK:
+        from sqlite_demo import EventLogSession
+
+        sdk_session = EventLogSession("orders", SDK_DB)
+        print("项数：", len(await sdk_session.get_items()))
+        taken = await sdk_session.pop_item()
+        print("取出的一项：", taken["content"][0]["text"])
+        print("现在的项数：", len(await sdk_session.get_items()))
+        with SqliteEventStore(SDK_DB) as sdk_store:
+            events = sdk_store.get_events_for_session("orders")
+            last_two = [(event.type, event.payload.get("supersedes")) for event in events[-2:]]
+            print("日志的最后两项：", last_two)
+            print("回放出的角色：", [message["role"] for message in sdk_store.replay_session("orders")])
+        sdk_session.close()
     """),
 }
