@@ -25,6 +25,7 @@ DOCUMENTS: dict[str, str] = {
     "README.md": "README.zh-CN.md",
     "docs/learner/README.md": "docs/learner/zh/README.md",
     "docs/learner/notebooks-README.md": "docs/learner/zh/notebooks-README.md",
+    "docs/chapter-bridge.md": "docs/chapter-bridge.zh-CN.md",
 }
 
 

@@ -32,7 +32,14 @@ MARKUP = re.compile(r"<!--.*?-->|\]\([^)]*\)|!\[[^\]]*\]|``[^`]*``|`[^`]*`|\|?-{
 
 #: The files that name the ruled-out words: the glossary itself, and the bridge from the
 #: chapter, which maps the chapter's 重放 to the kit's 回放.
-WORDS_NAMED = frozenset({"grader/i18n/glossary.py", "docs/chapter-bridge.zh-CN.md"})
+WORDS_NAMED = frozenset(
+    {"grader/i18n/glossary.py", "docs/chapter-bridge.md", "docs/chapter-bridge.zh-CN.md"}
+)
+
+
+def names_the_chapters_words(where: str, problem: str) -> bool:
+    """Whether ``problem`` is a ruled-out word in a file that names it on purpose."""
+    return where.split(" ")[0] in WORDS_NAMED and problem.startswith("never ")
 
 
 def pairs() -> list[tuple[str, str, str]]:
@@ -69,12 +76,14 @@ def test_every_translation_says_each_concept_in_the_glossarys_word() -> None:
         f"{where}: {problem}"
         for where, english, chinese in pairs()
         for problem in problems(words_of(english), chinese)
+        if not names_the_chapters_words(where, problem)
     ]
     assert departures == []
 
 
 def test_no_translation_uses_a_word_the_glossary_rules_out() -> None:
-    used = [(where, word) for where, _, chinese in pairs() for word in ruled_out(chinese)]
+    used = [(where, word) for where, _, chinese in pairs() for word in ruled_out(chinese)
+            if where.split(" ")[0] not in WORDS_NAMED]  # fmt: skip
     assert used == []
 
 
