@@ -14,7 +14,7 @@ from pathlib import Path
 
 # Modules whose command line is argparse: they answer --help without doing anything.
 ARGPARSE_MODULES = {"grader", "sqlite_demo", "benchmarks"}
-SUBCOMMANDS = {"batch", "release", "gradescope", "site", "demo", "serve", "backup"}
+SUBCOMMANDS = {"batch", "release", "gradescope", "site", "lang", "demo", "sdk", "serve", "backup"}
 
 
 def bash_blocks(readme: str) -> list[str]:
