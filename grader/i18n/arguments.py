@@ -113,6 +113,12 @@ class Parser(argparse.ArgumentParser):
         with argparse_in_our_words():
             super().__init__(*args, **kwargs)
 
+    def parse_args(  # type: ignore[override]
+        self, args: Sequence[str] | None = None, namespace: Any = None
+    ) -> Any:
+        with argparse_in_our_words():  # "unrecognized arguments" is said here
+            return super().parse_args(args, namespace)
+
     def parse_known_args(  # type: ignore[override]
         self, args: Sequence[str] | None = None, namespace: Any = None
     ) -> tuple[Any, list[str]]:
