@@ -205,6 +205,13 @@ def _serve(args: argparse.Namespace, token: str | None) -> int:
 def _backup(parser: argparse.ArgumentParser, src: Path, dest: Path) -> int:
     from sqlite_demo.store.sqlite.backup import backup_database
 
+    # The arguments' mistakes, said in the reader's language before the store says them too.
+    if not src.is_file():
+        parser.error(say("cli.backup_no_source", path=src))
+    if not dest.parent.is_dir():
+        parser.error(say("cli.backup_no_folder", path=dest.parent))
+    if dest.exists():
+        parser.error(say("cli.backup_exists", path=dest))
     try:
         backup_database(src, dest)
     except StorageError as error:

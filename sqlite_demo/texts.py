@@ -241,6 +241,9 @@ EN = {
     "api.no_static_file": "no static file {name!r}",
     "api.too_many_streams": "{count} streams are open, this server's limit; one frees up when a reader leaves: retry after {seconds} s",
     "api.bad_last_event_id": "Last-Event-ID must be an event id: up to 19 ASCII digits, got {shown!r}",
+    "cli.backup_no_source": "no database file at {path} to back up",
+    "cli.backup_no_folder": "no folder {path} to write the backup into",
+    "cli.backup_exists": "{path} already exists; choose a new file name",
 }
 
 #: The Chinese: id -> (fingerprint of the English it translates, translation). One entry a
@@ -458,6 +461,9 @@ ZH: dict[str, tuple[str, str]] = {
     "api.no_static_file": ("4cde7a3e", "没有名为 {name!r} 的静态文件"),
     "api.too_many_streams": ("ca0bfae2", "已经打开了 {count} 个事件流，这是这个服务的上限。有读取方离开时就会空出一个：请在 {seconds} 秒后重试"),
     "api.bad_last_event_id": ("14fa80a5", "Last-Event-ID 必须是一个事件 id，也就是最多 19 位 ASCII 数字，这里是 {shown!r}"),
+    "cli.backup_no_source": ("72484c53", "{path} 不是数据库文件，没有东西可备份"),
+    "cli.backup_no_folder": ("2dffe359", "没有 {path} 这个文件夹，备份无处可写"),
+    "cli.backup_exists": ("ddc9b522", "{path} 已经存在：请换一个新的文件名"),
 }
 # fmt: on
 
