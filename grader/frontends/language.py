@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from grader.frontends.stubs import STUB_FILES, NoCommittedStubs, committed_stubs
-from grader.i18n import LANGUAGES, LOCALE_VARIABLES, edition, text, use_language
+from grader.i18n import LANGUAGES, LOCALE_VARIABLES, edition, text, using_language
 from grader.i18n import choice as kit
 from grader.i18n.arguments import Parser
 
@@ -48,13 +48,13 @@ def main(argv: list[str], root: Path = kit.KIT_ROOT) -> int:
         return 0
     if arguments.language == FORGET:
         return _store(None, root)
-    return set_language(arguments.language, root, switch_stubs=not arguments.leave_exercises)
+    with using_language(arguments.language):  # say it in the language chosen
+        return set_language(arguments.language, root, switch_stubs=not arguments.leave_exercises)
 
 
 def set_language(language: str, root: Path, *, switch_stubs: bool = True) -> int:
     """Switch the stubs (unless told not to) and keep ``language``; 1 when a stub is the
     learner's work, and then nothing is changed."""
-    use_language(language)  # say it in the language chosen
     if not switch_stubs:
         status = _store(language, root)
         print(text("lang.stubs_left"))
@@ -118,8 +118,9 @@ def _store(language: str | None, root: Path) -> int:
         print(text("lang.cannot_write", path=path, error=error.strerror), file=sys.stderr)
         return 1
     if language is None:
-        use_language(None)
-        print(text("lang.forgotten", name=language_name(kit.kit_language(root=root))))
+        now = kit.kit_language(root=root)
+        with using_language(now):
+            print(text("lang.forgotten", name=language_name(now)))
     else:
         print(text("lang.set", name=language_name(language), path=path))
     return 0

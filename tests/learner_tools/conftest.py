@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 from grader.i18n import LOCALE_VARIABLES
+from grader.i18n.choice import LANGUAGE_VARIABLE
 
 KIT_ROOT = Path(__file__).resolve().parents[2]
 # Generous: one grading takes seconds, but the machine may be busy.
@@ -16,12 +17,14 @@ CLI_TIMEOUT = 300
 
 
 def environment(**variables: str) -> dict[str, str]:
-    """This process's environment without its locale variables, plus ``variables``.
+    """This process's environment without its locale variables (nor a language passed on in
+    ``KIT_LANGUAGE``), plus ``variables``.
 
     The kit comes first on the path: the environment may hold an editable install of another
     checkout of the kit, which a command run outside this folder would otherwise import.
     """
-    clean = {key: value for key, value in os.environ.items() if key not in LOCALE_VARIABLES}
+    dropped = (*LOCALE_VARIABLES, LANGUAGE_VARIABLE)
+    clean = {key: value for key, value in os.environ.items() if key not in dropped}
     clean["PYTHONPATH"] = os.pathsep.join(
         [str(KIT_ROOT), *filter(None, [os.environ.get("PYTHONPATH")])]
     )

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from grader.frontends import language, stubs
-from grader.i18n import choice, text
+from grader.i18n import choice, current_language, text
 
 EXERCISES = ("__init__.py", "event_log.py", "sessions.py", "replay.py")
 
@@ -41,6 +41,15 @@ def test_choosing_chinese_keeps_the_choice_and_gives_the_stubs_chinese_docstring
     assert (
         text("lang.set", "zh", name="中文", path=clone / ".kit-language") in capsys.readouterr().out
     )
+
+
+def test_the_command_leaves_no_language_chosen_in_its_process(
+    clone: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("LANGUAGE", "en")
+    monkeypatch.delenv("KIT_LANGUAGE", raising=False)
+    assert language.main(["zh"], root=clone) == 0
+    assert current_language() == "en"  # this kit's own choice, not the clone's
 
 
 def test_choosing_english_again_gives_back_the_english_stubs_exactly(clone: Path) -> None:
