@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import _json
 import _operator
+import _pickle
 import collections as _collections
 import marshal as _marshal
 import sys as _sys
@@ -22,6 +23,15 @@ try:  # absent in a browser
 except ImportError:  # pragma: no cover - browsers only
     _posix = None  # type: ignore[assignment]
 
+try:  # the per-call CPU timer: absent in a browser, where no signal interrupts a call
+    import signal as _signal_module
+
+    _setitimer = _signal_module.setitimer
+    _ITIMER_PROF = _signal_module.ITIMER_PROF
+except (ImportError, AttributeError):  # pragma: no cover - browsers only
+    _setitimer = None  # type: ignore[assignment]
+    _ITIMER_PROF = 0
+
 try:
     import _blake2
 except ImportError:  # pragma: no cover - builds without blake2
@@ -31,7 +41,11 @@ _blake2b = _blake2.blake2b if _blake2 is not None else None
 _compare_digest = _operator._compare_digest
 
 _marshal_loads = _marshal.loads
+#: Reads the plain data the trusted side pickles (dicts, lists, tuples, text and numbers only:
+#: it finds no class, so it runs no code).
+_pickle_loads = _pickle.loads
 _getframe = _sys._getframe
+_setrecursionlimit = _sys.setrecursionlimit
 _sys_modules = _sys.modules
 _MappingProxy = _types.MappingProxyType
 _DefaultDict = _collections.defaultdict

@@ -12,7 +12,7 @@ A *path* leads from a kept value to a part of it, one step at a time: ``["i", ke
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -58,44 +58,43 @@ def follow(root: Any, path: list[Any]) -> Any:
     return root
 
 
-def changes_of(
-    get_root: Callable[[], Any], modes: list[str]
-) -> Iterator[tuple[list[Any], str, Any]]:
-    """The changes to make to what ``get_root()`` holds, one at a time, not yet made: each
+def plan_changes(root: Any, path: list[Any], modes: list[str]) -> list[tuple[list[Any], str, Any]]:
+    """The changes to make to the part of ``root`` that ``path`` leads to, not yet made: each
     is made by :func:`make_change`.
 
     Args:
-        get_root: fetches the root again before every attempt, exactly as a line would.
-        modes: what to change: ``deep`` (every mapping and sequence inside the root,
-            innermost first), ``shallow`` (the root container itself), ``attributes``
-            (assign to the attributes of the root event, or of each event in the root
-            sequence).
+        modes: what to change: ``deep`` (every mapping and sequence inside the value,
+            innermost first), ``shallow`` (the value's own container), ``attributes``
+            (assign to the attributes of the event, or of each event in the sequence).
 
-    Yields:
-        ``(path, operation, argument)`` as learner values (the path's keys and the argument
-        are the container's own).
+    Returns:
+        ``(path, operation, argument)`` triples, in learner values (the path's keys and the
+        argument are the container's own), paths relative to the value.
     """
-    for path, kind in _targets(_quietly(get_root), modes):
+    value = _quietly(follow, root, path)
+    planned: list[tuple[list[Any], str, Any]] = []
+    for inner, kind in _targets(value, modes):
         if kind == "attributes":
-            planned = [("setattr", name) for name, _ in NEW_FIELD_VALUES]
+            changes = [("setattr", name) for name, _ in NEW_FIELD_VALUES]
         else:
-            container = _quietly(_follow_root, get_root, path)
-            # Every way to change the root; inside it, one change per container is enough
-            # to show a copy that stopped short of it.
-            planned = _container_changes(container) if not path else _one_change(container)
-        for operation, argument in planned:
-            yield path, operation, argument
+            container = _quietly(follow, value, inner)
+            # Every way to change the value itself; inside it, one change per container is
+            # enough to show a copy that stopped short of it.
+            changes = _container_changes(container) if not inner else _one_change(container)
+        planned += [(inner, operation, argument) for operation, argument in changes]
+    return planned
 
 
-def make_change(get_root: Callable[[], Any], change: tuple[list[Any], str, Any]) -> Any:
-    """Make one change; the change as plain data, or None when the learner's value refused it
-    (a read-only value may refuse every one)."""
-    path, operation, argument = change
+def make_change(root: Any, path: list[Any], change: tuple[list[Any], str, Any]) -> Any:
+    """Make one change to the part of ``root`` that ``path`` leads to, fetched again first,
+    exactly as a line of the transcript would; the change as plain data, or None when the
+    learner's value refused it (a read-only value may refuse every one)."""
+    inner, operation, argument = change
     try:
-        OPERATIONS[operation](follow(get_root(), path), argument)
+        OPERATIONS[operation](follow(follow(root, path), inner), argument)
     except Exception:
         return None
-    return [_plain(path), operation, _plain(argument)]
+    return [_plain(inner), operation, _plain(argument)]
 
 
 def _plain(value: Any) -> Any:
@@ -107,10 +106,6 @@ def _quietly(fetch: Callable[..., Any], *args: Any) -> Any:
         return fetch(*args)
     except Exception:
         return None
-
-
-def _follow_root(get_root: Callable[[], Any], path: list[Any]) -> Any:
-    return follow(get_root(), path)
 
 
 def _item(container: Any, key: Any) -> Any:
