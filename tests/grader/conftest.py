@@ -58,7 +58,7 @@ def write_target(tmp_path: Path) -> Callable[[str, str], Path]:
 def _grade(job: tuple[Path, tuple[str, ...]]) -> Report:
     path, tasks = job
     with using_language("en"):
-        return grade(str(path), select(list(tasks)), lanes=1)
+        return grade(str(path), select(list(tasks)))
 
 
 def grade_all(jobs: list[tuple[Path, tuple[str, ...]]]) -> list[Report]:

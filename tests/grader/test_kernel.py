@@ -30,7 +30,7 @@ def space() -> dict[str, Any]:
 
 def run(space: dict[str, Any], *steps: tuple[Any, ...]) -> list[Any]:
     answers: list[Any] = []
-    space["run_request"]({"reset": True, "steps": list(steps)}, answers.append)
+    space["run_request"]({"examples": [list(steps)]}, answers.append)
     return [json.loads(space["encode"](answer)) for answer in answers]
 
 
