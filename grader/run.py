@@ -19,6 +19,7 @@ from grader.settings import Settings
 from grader.tasks import TASKS
 from grader.transport import isolation, workspace
 from grader.transport.child import ChildTransport
+from grader.transport.inprocess import InProcessTransport
 from grader.transport.sandbox import Limits
 
 
@@ -76,6 +77,24 @@ def grade(
     if launcher.isolation is isolation.Isolation.UID and not launcher.own_network:
         report = _with_note(report, Said("isolation.uid_network_open"))  # the mode says so
     return report
+
+
+def grade_in_process(
+    target: str,
+    tasks: Sequence[Task] = TASKS,
+    settings: Settings = Settings(),
+    full: bool = False,
+) -> Report:
+    """Grade trusted code in this very interpreter: no sandbox, no second process (see
+    :mod:`grader.transport.inprocess`). For the grader's own tests of its verdicts, its
+    report and its formats, on the corpus; never for a learner's submission."""
+    clock = Clock(settings.example_seconds, settings.task_seconds, settings.submission_seconds,
+                  settings.load_seconds)  # fmt: skip
+
+    def learner() -> Learner:
+        return Learner(InProcessTransport(target), clock)
+
+    return grading.grade(target, tasks, learner, "none", full)
 
 
 def _target_problem(error: workspace.TargetError) -> Said:

@@ -45,20 +45,26 @@ class Trial:
         self.costly_left = COSTLY_BUDGET
         self.seconds: float | None = None
 
-    def after_digest(self, value: Any, expected: str, answer: Any) -> Failure:
-        """An example whose digests differed: judged in full, then shrunk."""
+    def after_digest(self, value: Any, expected: str, answer: Any) -> Failure | None:
+        """An example whose digests differed: judged in full, then shrunk (None: this task
+        cannot judge it, a valid append refused being another task's business)."""
         try:
             found = self.attempt(value)
             if found is None:
                 found = self._flaky(value, expected, answer)
             return self.smallest(value, found)
+        except Skip:
+            return None
         except StopProperty as stopped:
             return stopped.failure
 
-    def after_stop(self, value: Any, stop: Stop) -> Failure:
-        """An example whose digest run stopped: its failure, then shrunk."""
+    def after_stop(self, value: Any, stop: Stop) -> Failure | None:
+        """An example whose digest run stopped: its failure, then shrunk (None: this task
+        cannot judge it)."""
         try:
             return self.smallest(value, self._stopped_at(value, stop))
+        except Skip:
+            return None
         except StopProperty as stopped:
             return stopped.failure
 
@@ -143,9 +149,13 @@ class Trial:
         return smallest_failure(self.prop, value, first, fails)
 
     def _spend(self, bad: Failure, stop: Stop | None) -> None:
-        """Account for a failure that cost a hung or dead process; stop when the budget is gone."""
+        """Account for a failure that cost a hung or dead process; stop when the budget is gone.
+        A call that blocks is reported as it is: waiting does not shrink, and every smaller
+        example would wait for the stall watch again."""
         if stop is None or bad.status not in (Status.TIMED_OUT, Status.ERROR):
             return
+        if stop.kind is StopKind.BLOCKED:
+            raise StopProperty(bad)
         self.seconds = min(SHRINK_SECONDS, self.learner.clock.example)
         self.costly_left -= 1
         if self.costly_left < 0:

@@ -6,8 +6,10 @@ was copied) shows up as a longer gap, and code that measures gaps can tell a che
 ordinary call. So before the submission is imported, every clock of the ``time`` module,
 ``os.times``, ``resource.getrusage`` and the file times ``os.stat`` reports read a virtual
 time instead: it starts at the same instant in every kernel, moves on by :data:`CALL_NS`
-at every call into learner code (:func:`tick`) and by :data:`READ_NS` at every reading, and
-``time.sleep`` moves it on without waiting. Two calls are as far apart as any two others.
+at every call of a graded function (:func:`tick`) and by :data:`READ_NS` at every reading,
+and ``time.sleep`` moves it on without waiting. Two calls are as far apart as any two
+others, whatever the kernel does between them (observing an answer, changing a payload to
+check that it was copied): its own work takes no time on this clock.
 
 This also makes a grade deterministic for code that stamps its events with the time, and it
 means a loop that "waits" for the clock still ends (each reading moves the clock on).
@@ -36,7 +38,7 @@ NOW = [START_NS]
 
 
 def tick() -> None:
-    """A call into learner code is about to be made: the clock moves on."""
+    """A graded function is about to be called: the clock moves on."""
     NOW[0] += CALL_NS
 
 

@@ -13,12 +13,15 @@ written alike exactly when the contract calls them equal:
 * a pair of surrogates is written as the character it encodes (``ensure_ascii`` writes both
   as the same ``\\ud83d\\ude42``), a lone surrogate as itself: what the contract says.
 
-What JSON cannot say (NaN, bytes, a set, an object, a cycle, a key that is not a string in
-a mapping that is not a dict) makes the value unobservable here, which no correct answer
-is: the trusted side then asks for the full answer, observed by :mod:`.observe`, and judges
-that. A dict with keys that are numbers would be written like one whose keys are their
-text; the trusted side never expects a key that reads as a JSON number or literal in a
-digest (those steps are observed in full: see :mod:`grader.engine.bank`).
+The encoder runs as a call through the trampoline (learner code can run inside it: a dict
+subclass's ``items``), and writes the plain containers at C speed. What it cannot write
+itself (a ``MappingProxyType``, a ``Mapping`` of the learner's own) it leaves as a
+placeholder; each is then read by a call of its own (:mod:`.reach`) and written in its place.
+What JSON cannot say (NaN, bytes, a set, an object, a cycle, a key that is not text) makes the
+value unobservable here, which no correct answer is: the trusted side then asks for the full
+answer, observed by :mod:`.observe`, and judges that. A dict with keys that are numbers would
+be written like one whose keys are their text; the trusted side never expects a key that reads
+as a JSON number or literal in a digest.
 
 A step's digest covers what the judge looks at: a value, or that a call raised ValueError
 (or something else), or which read a change reached; never an exception's message or a
@@ -35,80 +38,98 @@ if TYPE_CHECKING:
         _encode_string,
         _list_append,
         _make_encoder,
-        _MappingProxy,
         _str_encode,
-        _str_exact,
         _str_join,
+        _token_nonce,
     )
-    from grader.kernel.observe import EVENT_FIELDS, Unreadable, is_mapping, items_of
+    from grader.kernel.observe import Unreadable
+    from grader.kernel.reach import (
+        Reach,
+        collecting,
+        reach_call,
+        reach_fields,
+        reach_is_mapping,
+        reach_items,
+        reach_mapping,
+    )
 
 #: Bytes of each step's digest (16 hex characters on the wire).
 DIGEST_BYTES = 8
+#: The text an unobservable value is written as (no JSON value reads so).
+UNOBSERVABLE = "?"
+#: How deep placeholders may nest (mappings inside mappings): past any payload's depth.
+MAX_NESTED = 250
 
 
-class Unobservable(Exception):
-    """A value JSON cannot write: it is not what any correct implementation returns."""
-
-
-def _mapping_items(value: Any) -> dict[str, Any]:
-    """A mapping that is not a dict, as a dict of its items (keys must be text)."""
-    if type(value) is _MappingProxy:  # how a frozen payload is usually kept: copied in C
-        return dict(value)
-    if not is_mapping(value):
-        raise Unobservable()
-    items = {}
-    for key in list(value.keys()):
-        if not isinstance(key, str):
-            raise Unobservable()
-        items[_str_exact(key)] = value[key]
-    return items
-
-
-def _canonical(value: Any) -> str:
-    """``value`` as canonical JSON (see the module docstring)."""
+def _encoded(value: Any, found: list[Any]) -> str:
+    """``value`` as canonical JSON, what the encoder cannot write left as placeholders in
+    ``found`` (made a call of, through the trampoline)."""
     # A fresh encoder for each value: the C encoder keeps no state between calls then, and
     # a cycle ends in a RecursionError rather than in markers left behind by a failed call.
-    encoder = _make_encoder(None, _mapping_items, _encode_string, None, ":", ",", True, False,
-                            False)  # fmt: skip
+    encoder = _make_encoder(None, collecting(found), _encode_string, None, ":", ",", True,
+                            False, False)  # fmt: skip
     return _str_join("", encoder(value, 0))
 
 
-def _event(event: Any) -> list[Any]:
-    fields: list[Any] = []
-    for name in EVENT_FIELDS:
-        try:
-            _list_append(fields, getattr(event, name))
-        except AttributeError:
-            raise Unreadable("attribute:" + name, event) from None
-    kind = type(fields[3])
-    if kind is not dict and kind is not _MappingProxy and not is_mapping(fields[3]):
-        raise Unreadable("mapping", event)
-    return fields
+def digest_text(value: Any, depth: int = 0) -> Reach:
+    """``value`` (plain containers, learner values inside) as canonical JSON."""
+    found: list[Any] = []
+    try:
+        text = yield from reach_call(_encoded, value, found)
+    except Exception:  # NaN, a key that is not text, a cycle: nothing a correct answer holds
+        return UNOBSERVABLE
+    if not found:
+        return text
+    parts = text.split(_quoted_mark())
+    written = [parts[0]]
+    for part in parts[1:]:
+        number, _, rest = part.partition(_quoted_end())
+        inner = yield from _written(found[int(number)], depth)
+        _list_append(written, inner)
+        _list_append(written, rest)
+    return _str_join("", written)
 
 
-def seen(value: Any, kind: str) -> str:
+def _written(value: Any, depth: int) -> Reach:
+    """One value the encoder left: a mapping read by a call and written in turn, or
+    unobservable."""
+    if depth > MAX_NESTED or not (yield from reach_is_mapping(value)):
+        return UNOBSERVABLE
+    items = yield from reach_mapping(value)
+    if not all(isinstance(key, str) for key in items):
+        return UNOBSERVABLE
+    return (yield from digest_text(items, depth + 1))
+
+
+def _quoted_mark() -> str:
+    """How the encoder writes a placeholder's start (``ensure_ascii`` escapes the mark)."""
+    return '"\\ue000' + _token_nonce
+
+
+def _quoted_end() -> str:
+    return '\\ue000"'
+
+
+def seen(value: Any, kind: str) -> Reach:
     """``value`` observed as ``kind`` (``event``, ``events``, ``list``, ``plain``), as
-    canonical JSON; ``"?"`` when it is unobservable here.
+    canonical JSON.
 
     Raises:
         Unreadable: it is not what ``kind`` promises.
     """
     if kind == "event":
-        plain: Any = _event(value)
-    elif kind == "events":
-        items = items_of(value)
-        try:
-            plain = [_event(item) for item in items]
-        except Unreadable as problem:
-            raise Unreadable(problem.what, value) from None
-    elif kind == "list":
-        plain = items_of(value)
-    else:
-        plain = value
-    try:
-        return _canonical(plain)
-    except (Unobservable, ValueError, TypeError, OverflowError):
-        return "?"
+        return (yield from digest_text((yield from reach_fields(value))))
+    if kind == "events":
+        events: list[Any] = []
+        for item in (yield from reach_items(value)):
+            try:
+                _list_append(events, (yield from reach_fields(item)))
+            except Unreadable as problem:
+                raise Unreadable(problem.what, value) from None
+        return (yield from digest_text(events))
+    if kind == "list":
+        return (yield from digest_text((yield from reach_items(value))))
+    return (yield from digest_text(value))
 
 
 def judged_digest(answer: dict[str, Any]) -> str:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from grader.kernel.calls import describe
+    from grader.kernel.calls import GRADED, describe
     from grader.kernel.capture import _ITIMER_PROF, _ROOTS, _setitimer, _sys_modules
     from grader.kernel.guard import FAULTS, REPORTS
     from grader.kernel.plans import FUNCTIONS
@@ -65,6 +65,7 @@ def _load(config: dict[str, Any], seconds: float | None = None) -> dict[str, Any
         function = getattr(module, name, None)
         if callable(function):
             FUNCTIONS[name] = function
+            GRADED.append(function)
         else:
             missing.append(name)
     if missing:

@@ -49,8 +49,9 @@ if TYPE_CHECKING:
     from grader.kernel.calls import _type_name, describe, enter, set_call_seconds
     from grader.kernel.capture import _list_append, _marshal_loads
     from grader.kernel.digest import judged_digest, seen
-    from grader.kernel.mutate import follow, make_change, plan_changes
-    from grader.kernel.observe import TooLarge, Unreadable, show, view
+    from grader.kernel.mutate import make_change, plan_changes
+    from grader.kernel.observe import TooLarge, Unreadable, show, viewed
+    from grader.kernel.reach import Raised, reach_follow
     from grader.kernel.wire import decode, encode
 
 #: A step's generator: yields calls, receives their outcomes, returns the step's answer.
@@ -142,28 +143,23 @@ def _described(error: BaseException) -> StepRun:
 
 
 def _observed(value: Any, kind: str) -> StepRun:
+    """``value`` observed as ``kind`` by this request's observer: canonical JSON in digest
+    mode, plain data in full (see the module docstring); what reading it raised (learner code
+    in a property, a ``keys()``...) as the answer instead."""
     if kind == "none":
         return {}
-    return (yield from _observed_by(_observe, value, kind))
-
-
-def _observed_by(observer: Callable[..., dict[str, Any]], *args: Any) -> StepRun:
-    """``observer(*args)``'s answer; what it raised (learner code in a property, a
-    ``keys()``...) as an answer too."""
-    outcome = yield observer, args, {}
-    if outcome[0] == RETURNED:
-        return outcome[1]  # type: ignore[no-any-return]
-    if isinstance(outcome[1], TooLarge | RecursionError | MemoryError):
-        return {"too_large": True}
-    return (yield from _described(outcome[1]))
-
-
-def _observe(value: Any, kind: str) -> dict[str, Any]:
-    """``value`` observed as ``kind`` by this request's observer (see the module docstring)."""
     try:
-        return {"value": seen(value, kind) if DIGEST[0] else view(value, kind)}
+        observed = yield from (seen if DIGEST[0] else viewed)(value, kind)
     except Unreadable as problem:
-        return {"unreadable": problem.what, "shown": show(problem.value)}
+        shown = yield show, (problem.value,), {}
+        return {"unreadable": problem.what, "shown": shown[1] if shown[0] == RETURNED else "?"}
+    except Raised as raised:
+        if isinstance(raised.error, TooLarge | RecursionError | MemoryError):
+            return {"too_large": True}
+        return (yield from _described(raised.error))
+    except (TooLarge, RecursionError, MemoryError):
+        return {"too_large": True}
+    return {"value": observed}
 
 
 def _kept(keep: str | None) -> Callable[[Any], StepRun]:
@@ -212,23 +208,18 @@ def _pair(keep_log: str | None, keep_event: str | None) -> Callable[[Any], StepR
     """What an append's result answers: the event it holds, or why it is not a pair."""
 
     def answer(result: Any) -> StepRun:
-        return (yield from _observed_by(_pair_answer, result, keep_log, keep_event))
+        unpacked = yield tuple, (result,), {}
+        if unpacked[0] != RETURNED or len(unpacked[1]) != 2:
+            shown = yield show, (result,), {}
+            return {"not_pair": shown[1] if shown[0] == RETURNED else "?"}
+        new_log, event = unpacked[1]
+        if keep_log:
+            VALUES[keep_log] = new_log
+        if keep_event:
+            VALUES[keep_event] = event
+        return (yield from _observed(event, "event"))
 
     return answer
-
-
-def _pair_answer(result: Any, keep_log: str | None, keep_event: str | None) -> dict[str, Any]:
-    """Unpack ``(new_log, event)``, keep both, observe the event (one call: all of it may
-    run learner code)."""
-    try:
-        new_log, event = result
-    except Exception:
-        return {"not_pair": show(result)}
-    if keep_log:
-        VALUES[keep_log] = new_log
-    if keep_event:
-        VALUES[keep_event] = event
-    return _observe(event, "event")
 
 
 def _appends(log: Any, items: list[Any], keep_log: str) -> StepRun:
@@ -265,9 +256,11 @@ def _call(
 
 
 def _view(name: str, path: list[Any], kind: str) -> StepRun:
-    root = VALUES[name]
-    outcome = yield follow, (root, path), {}
-    return (yield from _answer(outcome, lambda part: _observed(part, kind)))
+    try:
+        part = yield from reach_follow(VALUES[name], path)
+    except Raised as raised:
+        return (yield from _described(raised.error))
+    return (yield from _observed(part, kind))
 
 
 def _make(name: str, data: Any) -> StepRun:
@@ -292,11 +285,9 @@ def _mutate(
     for read in reads:
         _list_append(before, (yield from _step(read)))
     baseline = [encode(answer) for answer in before]
-    planned = yield plan_changes, (root, path, modes), {}
-    if planned[0] != RETURNED:
-        return {"changes": [], "stopped": (yield from _described(planned[1]))}
+    planned = yield from plan_changes(root, path, modes)
     done: list[Any] = []
-    for change in [*planned[1], None]:
+    for change in [*planned, None]:
         PROGRESS[2] = len(done) + 1
         if not precise and done and (change is None or change[1] == "clear"):
             differs = yield from _differs(reads, before, baseline)
@@ -304,12 +295,10 @@ def _mutate(
                 return {"changes": done, **differs, "batched": True}
         if change is None:
             return {"changes": done}
-        made = yield make_change, (root, path, change), {}
-        if made[0] != RETURNED:
-            return {"changes": done, "stopped": (yield from _described(made[1]))}
-        if made[1] is None:
+        made = yield from make_change(root, path, change)
+        if made is None:
             continue
-        _list_append(done, made[1])
+        _list_append(done, made)
         if precise:
             differs = yield from _differs(reads, before, baseline)
             if differs is not None:
