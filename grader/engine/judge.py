@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 from grader.engine.answers import EventView, Problem, event_view
 from grader.engine.data import Malformed
 from grader.engine.oracle import ModelEvent
-from grader.engine.outcomes import Cause, Failure, Said, Status
+from grader.engine.outcomes import Cause, Failure, Line, Status
 from grader.engine.steps import AppendStep, BlockStep, EventRef, Read, Step
 from grader.engine.wire import Ref
 
@@ -27,7 +27,7 @@ class Context:
     def __init__(self, plan: Plan, answers: list[Any]) -> None:
         self.plan = plan
         self.answers = answers
-        self.extra: list[str | Said] = []
+        self.extra: list[Line] = []
         self.extra_steps: list[Step] = []
         self._memory: dict[Any, Any] = {}
         self._views: dict[tuple[int, int | None], EventView | None] = {}
@@ -152,7 +152,7 @@ def failure(plan: Plan, index: int, problem: Problem) -> Failure:
     context = plan.context
     failing = plan.steps[index] if index < len(plan.steps) else None
     wanted = needed(plan.steps[:index], failing, context)
-    lines: list[str | Said] = []
+    lines: list[Line] = []
     imports: list[str] = []
     assert context is not None, "a plan is judged before a failure is described"
     for step in [*wanted, *([failing] if failing is not None else [])]:
@@ -161,7 +161,7 @@ def failure(plan: Plan, index: int, problem: Problem) -> Failure:
     for line in context.extra if context is not None else []:
         _add(lines, line)
     function = failing.function if failing is not None else None
-    header: list[str | Said] = list(dict.fromkeys(imports))
+    header: list[Line] = list(dict.fromkeys(imports))
     return Failure(
         problem.promise, problem.status, tuple(header + lines), problem.outcome, function
     )
@@ -190,7 +190,7 @@ def needed(before: list[Step], failing: Step | None, context: Context | None) ->
     return [step for index, step in enumerate(before) if index in kept]
 
 
-def _add(lines: list[str | Said], line: str | Said | None) -> None:
+def _add(lines: list[Line], line: Line | None) -> None:
     if isinstance(line, str):
         lines.extend(line.split("\n"))
     elif line is not None:

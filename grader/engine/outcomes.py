@@ -3,7 +3,8 @@
 Nothing here is a sentence. A failure names the broken promise by its id and carries its
 details as :class:`Said` items (a message id and its arguments); the front ends render them
 in the learner's language at the last moment (see :mod:`grader.i18n`). The transcript's
-lines are Python, the same in every language, except for :class:`Said` notes.
+lines are Python, the same in every language, except for :class:`Said` notes and the
+comments of :class:`Commented` lines.
 """
 
 from __future__ import annotations
@@ -70,13 +71,27 @@ class Said:
 
 
 @dataclass(frozen=True)
+class Commented:
+    """A line of Python with a comment after it: the code is the same in every language, the
+    comment is prose (``# raises ValueError``, ``# 抛出 ValueError``), said in the reader's."""
+
+    code: str
+    comment: Said
+
+
+#: One line of a transcript: Python, a note of its own, or Python with a comment.
+Line = str | Said | Commented
+
+
+@dataclass(frozen=True)
 class Failure:
     """A broken promise (or the trouble that stopped a task), with the calls that show it.
 
     Attributes:
         promise: ``append.event_ids``, ``refuse.missing_key``, ``cause.timed_out``, ...
         status: what it costs the task.
-        lines: the transcript: Python lines (``str``) and notes (:class:`Said`).
+        lines: the transcript: Python lines (``str``), notes (:class:`Said`) and Python
+            lines with a comment (:class:`Commented`).
         outcome: what the last call did and what it should have done.
         function: the graded function whose call went wrong (None: not one call's fault).
         notes: more to say (a flaky failure, a function that belongs to another task).
@@ -84,7 +99,7 @@ class Failure:
 
     promise: str
     status: Status = Status.FAILED
-    lines: tuple[str | Said, ...] = ()
+    lines: tuple[Line, ...] = ()
     outcome: tuple[Said, ...] = ()
     function: str | None = None
     notes: tuple[Said, ...] = ()

@@ -19,7 +19,7 @@ from grader.engine import transcript
 from grader.engine.answers import EventView, Problem, Skip, event_view, raised, trouble, value
 from grader.engine.data import Malformed, literal, same
 from grader.engine.oracle import ModelEvent, ModelLog, replay_of
-from grader.engine.outcomes import Said, Status
+from grader.engine.outcomes import Commented, Line, Said, Status
 from grader.engine.programs import Append, Block
 from grader.engine.wire import Ref, blob, encode, wrapped
 
@@ -71,7 +71,7 @@ class Step:
     def request(self) -> tuple[Any, ...]:
         raise NotImplementedError
 
-    def line(self, context: Context) -> str | Said | None:
+    def line(self, context: Context) -> Line | None:
         return None
 
     def judge(self, answer: Any, context: Context) -> Problem | None:
@@ -508,7 +508,7 @@ class Mutate(Step):
         reads = [read.request() for read in self.reads]
         return ("mutate", self.name, self.path, self.modes, reads, self.precise)
 
-    def line(self, context: Context) -> str | Said | None:
+    def line(self, context: Context) -> Line | None:
         lines = [transcript.change(self.root, change) for change in self.changes]
         return "\n".join(lines) if lines else None
 
@@ -570,11 +570,12 @@ class Refuse(Step):
         return ("append", ("$ref", self.log.name), encode(self.session_id), encode(self.event_type),
                 encode(self.payload), None, None)  # fmt: skip
 
-    def line(self, context: Context) -> str:
+    def line(self, context: Context) -> Commented:
         code = transcript.call(
             "append_event", (Ref(self.log.name), self.session_id, self.event_type, self.payload)
         )
-        return f"{code}  # raises ValueError"
+        # The comment is prose: the reader's language, not the code's.
+        return Commented(code, Said("outcome.raises", {"error": "ValueError"}))
 
     def uses(self) -> set[str]:
         return {self.log.name}

@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from typing import TextIO
 
 from grader.engine.contract import function_of
-from grader.engine.outcomes import Cause, Failure, Report, Said, Status, TaskResult
+from grader.engine.outcomes import Cause, Commented, Failure, Line, Report, Said, Status, TaskResult
 from grader.i18n import has, text
 
 _STYLES = {
@@ -88,11 +88,19 @@ def failure_lines(failure: Failure) -> Iterator[str]:
     if failure.lines:
         yield text("report.case")
         for line in failure.lines:
-            yield "    " + (line if isinstance(line, str) else "# " + said(line))
+            yield "    " + case_line(line)
     for item in failure.outcome:
         yield "  -> " + said(item).replace("\n", "\n     ")
     for note in failure.notes:
         yield said(note)
+
+
+def case_line(line: Line) -> str:
+    """One line of a shown case: Python as it is, its prose (a note, a comment) said in the
+    current language."""
+    if isinstance(line, Commented):
+        return f"{line.code}  # {said(line.comment)}"
+    return line if isinstance(line, str) else "# " + said(line)
 
 
 def task_lines(result: TaskResult) -> Iterator[tuple[str, str]]:

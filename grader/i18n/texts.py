@@ -347,6 +347,8 @@ EN = {
     "hint.cause.machine_busy.2": "If it happens again on a quiet machine, show the report to your instructor.",
     "load.machine_busy": "The machine was too busy to import it in time. This is the grader's problem, not the submission's: grade it again when the machine is quieter.",
     "note.wall_clock_limits": "Time limits here are seconds on the clock (this place cannot count CPU time): on a busy machine a correct but slow submission can time out.",
+    # --- a comment in a shown case ------------------------------------------------
+    "outcome.raises": "raises {error}",
 }
 
 #: The Chinese: id -> (fingerprint of the English it translates, translation); see
@@ -605,5 +607,7 @@ ZH: dict[str, tuple[str, str]] = {
     "hint.cause.machine_busy.2": ("17d94bae", "如果机器空闲时还是这样，把这份报告给教师看。"),
     "load.machine_busy": ("b1d771a0", "机器太忙，没能及时导入它。这是判题器的问题，不是作业的问题：等机器空闲一些再判一次。"),
     "note.wall_clock_limits": ("317b19e5", "这里的时间限制按时钟秒数算（这里数不了 CPU 时间）：机器很忙时，正确但较慢的作业也可能超时。"),
+    # --- a comment in a shown case ------------------------------------------------
+    "outcome.raises": ("533ea7b3", "抛出 {error}"),
 }
 # fmt: on

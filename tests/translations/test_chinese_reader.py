@@ -188,11 +188,6 @@ def test_the_grader_on_a_wrong_file_speaks_chinese(clone: Clone) -> None:
     assert english_in(done.stdout + done.stderr) == []
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="grader/engine/steps.py:560 writes '# raises ValueError' into a shown case in "
-    "English: the engine's to word through the catalog (routed to the lead)",
-)
 def test_a_comment_in_a_shown_case_is_chinese(clone: Clone) -> None:
     wrong = write_mutant(next(m for m in MUTANTS if m.name == "accepts_unknown_type"), clone.root)
     done = clone.run(f"python -m grader --target {wrong.name} --task reject_bad_input")
