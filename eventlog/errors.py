@@ -10,9 +10,21 @@ from __future__ import annotations
 
 from typing import Literal
 
+from eventlog.messages import Sentence, sentence
+
 
 class EventLogError(ValueError):
-    """An operation on the event log was refused; nothing was written."""
+    """An operation on the event log was refused; nothing was written.
+
+    Attributes:
+        sentence: what it says, as data (:class:`~eventlog.messages.Sentence`), for a front
+            end to say in its reader's language; None for a sentence said in English only.
+            ``str(error)`` is always the English.
+    """
+
+    def __init__(self, text: str | Sentence = "") -> None:
+        super().__init__(str(text))
+        self.sentence = text if isinstance(text, Sentence) else None
 
 
 class UnknownEventTypeError(EventLogError):
@@ -61,8 +73,7 @@ class VersionConflictError(StoreError):
 
     def __init__(self, session_id: str, expected: int, actual: int) -> None:
         super().__init__(
-            f"session {session_id!r} is at event {actual}, not {expected}: it changed since it"
-            " was read; read it again and decide again"
+            sentence("session.moved_on", session_id=session_id, actual=actual, expected=expected)
         )
         self.expected = expected
         self.actual = actual
@@ -103,8 +114,8 @@ class StorageError(StoreError):
     """
 
     def __init__(
-        self, message: str, *, reason: StorageReason = "other", retryable: bool = False
+        self, text: str | Sentence, *, reason: StorageReason = "other", retryable: bool = False
     ) -> None:
-        super().__init__(message)
+        super().__init__(text)
         self.reason: StorageReason = reason
         self.retryable = retryable

@@ -19,6 +19,7 @@ from typing import Any, Final
 
 from eventlog.errors import CorrectionError
 from eventlog.fold import EMPTY_CONVERSATION, Conversation, Message, apply_event, messages_of
+from eventlog.messages import sentence
 
 #: The items in force, newest first: ``(event, conversation before it, earlier items)``.
 LiveItems = tuple[Any, Conversation, "LiveItems"] | None
@@ -73,9 +74,9 @@ def apply_to_history(history: History, event: Any) -> History:
     if event.type == "session_cleared":
         newest = history.newest_item
         if newest is not None and newest.event_id > event.payload["supersedes_through"]:
+            through = event.payload["supersedes_through"]
             raise CorrectionError(
-                f"session_cleared through event {event.payload['supersedes_through']} comes"
-                f" after event {newest.event_id}, which it would leave in force"
+                sentence("correction.clears_too_little", through=through, newest=newest.event_id)
             )
         return EMPTY_HISTORY
     conversation = apply_event(history.conversation, event)
@@ -84,12 +85,11 @@ def apply_to_history(history: History, event: Any) -> History:
 
 def _without_newest_item(history: History, supersedes: int) -> History:
     if history.live is None:
-        raise CorrectionError(f"item_removed supersedes event {supersedes}, but no item is left")
+        raise CorrectionError(sentence("correction.nothing_left", supersedes=supersedes))
     newest, before, earlier = history.live
     if newest.event_id != supersedes:
         raise CorrectionError(
-            f"item_removed supersedes event {supersedes}, but the newest item in force is"
-            f" event {newest.event_id}: only the newest item can be taken out"
+            sentence("correction.not_the_newest", supersedes=supersedes, newest=newest.event_id)
         )
     return History(before, earlier)
 

@@ -19,6 +19,7 @@ from eventlog.errors import (
     UnknownEventTypeError,
 )
 from eventlog.events import JSON_SCALARS, STORE_EVENT_TYPES, EventLike, ReadOnlyPayload
+from eventlog.messages import sentence
 
 #: The one JSON encoding of a payload: compact, non-ASCII kept readable, NaN refused. Made once,
 #: because json.dumps() with options builds a new encoder at every call.
@@ -61,13 +62,13 @@ def check_text(value: object, what: str, error: type[EventLogError], *, non_empt
     text must be UTF-8: this is the one place that refuses it, for every text the store keeps.
     """
     if not isinstance(value, str) or (non_empty and not value):
-        kind = "a non-empty string" if non_empty else "a string"
-        raise error(f"{what} must be {kind}, got {value!r}")
+        kind = "text.not_a_non_empty_string" if non_empty else "text.not_a_string"
+        raise error(sentence(kind, what=what, value=value))
     if not value.isascii():
         try:
             value.encode("utf-8")
         except UnicodeEncodeError as problem:
-            raise error(f"{what} is not valid Unicode text: {problem}") from None
+            raise error(sentence("text.not_unicode", what=what, problem=problem)) from None
     return value
 
 
@@ -97,12 +98,13 @@ def validate_append(session_id: object, event_type: object, payload: object) -> 
         UnknownEventTypeError, InvalidSessionIdError, InvalidPayloadError.
     """
     if event_type not in STORE_EVENT_TYPES:
+        known = ", ".join(STORE_EVENT_TYPES)
         raise UnknownEventTypeError(
-            f"unknown event type {event_type!r}: expected one of {', '.join(STORE_EVENT_TYPES)}"
+            sentence("event_type.unknown", event_type=event_type, known=known)
         )
     check_session_id(session_id)
     if not isinstance(payload, Mapping):
-        raise InvalidPayloadError(f"payload must be a mapping, got {type(payload).__name__}")
+        raise InvalidPayloadError(sentence("payload.not_a_mapping", got=type(payload).__name__))
     kind = str(event_type)
     for key, must_be_non_empty in REQUIRED_KEYS[kind].items():
         _check_string_field(kind, payload, key, must_be_non_empty)
@@ -121,34 +123,36 @@ def _check_string_field(
     event_type: str, payload: Mapping[Any, Any], key: str, must_be_non_empty: bool
 ) -> None:
     if key not in payload:
-        raise InvalidPayloadError(f"a {event_type} payload needs the key {key!r}")
+        raise InvalidPayloadError(sentence("payload.missing_key", event_type=event_type, key=key))
     value = payload[key]
     if not isinstance(value, str):
+        got = type(value).__name__
         raise InvalidPayloadError(
-            f"{event_type} payload[{key!r}] must be a string, got {type(value).__name__}"
+            sentence("payload.not_a_string", event_type=event_type, key=key, got=got)
         )
     if must_be_non_empty and not value:
-        raise InvalidPayloadError(f"{event_type} payload[{key!r}] must not be empty")
+        raise InvalidPayloadError(sentence("payload.empty", event_type=event_type, key=key))
 
 
 def _check_object_field(event_type: str, payload: Mapping[Any, Any], key: str) -> None:
     if key not in payload:
-        raise InvalidPayloadError(f"a {event_type} payload needs the key {key!r}")
+        raise InvalidPayloadError(sentence("payload.missing_key", event_type=event_type, key=key))
     value = payload[key]
     if not isinstance(value, Mapping):
         got = type(value).__name__
-        raise InvalidPayloadError(f"{event_type} payload[{key!r}] must be a JSON object, got {got}")
+        raise InvalidPayloadError(
+            sentence("payload.not_an_object", event_type=event_type, key=key, got=got)
+        )
 
 
 def _check_event_id_field(event_type: str, payload: Mapping[Any, Any], key: str) -> None:
     if key not in payload:
-        raise InvalidPayloadError(f"a {event_type} payload needs the key {key!r}")
+        raise InvalidPayloadError(sentence("payload.missing_key", event_type=event_type, key=key))
     value = payload[key]
     # bool is an int to Python, and True would be stored as the event id 1: refuse it.
     if type(value) is not int or not 0 <= value <= MAX_EVENT_ID:
         raise InvalidPayloadError(
-            f"{event_type} payload[{key!r}] must be an event id (an int from 0 to 2**63 - 1),"
-            f" got {value!r}"
+            sentence("payload.not_an_event_id", event_type=event_type, key=key, value=value)
         )
 
 
@@ -159,7 +163,7 @@ def _check_json_object(value: Mapping[Any, Any], where: str) -> bool:
     flat = True
     for key, item in value.items():
         if not isinstance(key, str):
-            raise InvalidPayloadError(f"{where} keys must be strings, got {key!r}")
+            raise InvalidPayloadError(sentence("payload.key_not_a_string", where=where, key=key))
         if type(item) not in JSON_SCALARS:
             flat = False
             _check_json_value(item, f"{where}[{key!r}]")
@@ -173,7 +177,7 @@ def _check_json_value(value: object, where: str) -> None:
         for index, item in enumerate(value):
             _check_json_value(item, f"{where}[{index}]")
     elif isinstance(value, tuple):
-        raise InvalidPayloadError(f"{where} is a tuple: JSON has arrays, pass a list")
+        raise InvalidPayloadError(sentence("payload.tuple", where=where))
 
 
 def _encode(payload: dict[str, Any]) -> str:
@@ -181,7 +185,7 @@ def _encode(payload: dict[str, Any]) -> str:
     try:
         text = _ENCODER.encode(payload)
     except (TypeError, ValueError) as error:
-        raise InvalidPayloadError(f"payload must be JSON-compatible: {error}") from None
+        raise InvalidPayloadError(sentence("payload.not_json", error=error)) from None
     return check_text(text, "payload", InvalidPayloadError, non_empty=True)
 
 
@@ -204,8 +208,8 @@ def check_call_id(event_type: str, call_id: str, state: CallState) -> None:
         CallIdError: with a sentence naming the call id and what was wrong.
     """
     if event_type == "tool_call" and state is not CallState.UNUSED:
-        raise CallIdError(f"call_id {call_id!r} is already used in this session")
+        raise CallIdError(sentence("call_id.used", call_id=call_id))
     if event_type == "tool_result" and state is CallState.UNUSED:
-        raise CallIdError(f"tool_result for call_id {call_id!r}, which this session never called")
+        raise CallIdError(sentence("call_id.never_called", call_id=call_id))
     if event_type == "tool_result" and state is CallState.ANSWERED:
-        raise CallIdError(f"call_id {call_id!r} already has a result in this session")
+        raise CallIdError(sentence("call_id.answered", call_id=call_id))

@@ -38,7 +38,7 @@ from grader.i18n import apply_language, language_option
 from grader.i18n.arguments import Parser
 from sqlite_demo.live.event_stream import DEFAULT_MAX_STREAMS
 from sqlite_demo.service.access import TOKEN_ENVIRONMENT_VARIABLE
-from sqlite_demo.texts import LANGUAGES, default_language, say
+from sqlite_demo.texts import LANGUAGES, default_language, say, say_refusal
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -194,7 +194,8 @@ def _serve(args: argparse.Namespace, token: str | None) -> int:
             max_streams=args.max_streams,
         )
     except StoreError as error:
-        print(say("cli.cannot_serve_db", database=describe_db(db), error=error), file=sys.stderr)
+        said = say_refusal(error)
+        print(say("cli.cannot_serve_db", database=describe_db(db), error=said), file=sys.stderr)
         return 1
     except OSError as error:
         print(say("cli.cannot_serve_on", address=f"{host}:{port}", error=error), file=sys.stderr)
@@ -205,20 +206,13 @@ def _serve(args: argparse.Namespace, token: str | None) -> int:
 def _backup(parser: argparse.ArgumentParser, src: Path, dest: Path) -> int:
     from sqlite_demo.store.sqlite.backup import backup_database
 
-    # The arguments' mistakes, said in the reader's language before the store says them too.
-    if not src.is_file():
-        parser.error(say("cli.backup_no_source", path=src))
-    if not dest.parent.is_dir():
-        parser.error(say("cli.backup_no_folder", path=dest.parent))
-    if dest.exists():
-        parser.error(say("cli.backup_exists", path=dest))
     try:
         backup_database(src, dest)
     except StorageError as error:
         print(say("cli.cannot_back_up", src=src, dest=dest, error=error), file=sys.stderr)
         return 1
     except StoreError as error:
-        parser.error(str(error))  # a wrong argument: exit status 2, as argparse does
+        parser.error(say_refusal(error))  # a wrong argument: exit status 2, as argparse does
     sessions, events = _count_rows(dest)
     size = dest.stat().st_size
     print(say("cli.backed_up", src=src, dest=dest, sessions=sessions, events=events, size=size))

@@ -37,7 +37,7 @@ from sqlite_demo.demo_output import (
 from sqlite_demo.server import ServerProcess
 from sqlite_demo.service.client import AgentClient
 from sqlite_demo.store.opening import describe_db, is_postgres_url, open_store
-from sqlite_demo.texts import default_language, say
+from sqlite_demo.texts import default_language, say, say_refusal
 
 GREETING_REPLY = "你好！我是订单客服助手，可以帮你查询订单数量。"  # noqa: RUF001
 ORDER_COUNT_REPLY = "你当前有 42 个订单。"
@@ -246,7 +246,7 @@ def _unusable_postgres(url: str, language: str) -> str:
             if store.list_all_sessions():
                 return say("demo.database_holds_sessions", language)
     except StoreError as error:
-        return str(error)
+        return say_refusal(error, language)
     return ""
 
 

@@ -19,6 +19,8 @@ import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
+from eventlog import EventLogError
+from eventlog.messages import EN as STORE_SENTENCES
 from grader.i18n import current_language
 
 LANGUAGES = ("en", "zh")
@@ -241,9 +243,8 @@ EN = {
     "api.no_static_file": "no static file {name!r}",
     "api.too_many_streams": "{count} streams are open, this server's limit; one frees up when a reader leaves: retry after {seconds} s",
     "api.bad_last_event_id": "Last-Event-ID must be an event id: up to 19 ASCII digits, got {shown!r}",
-    "cli.backup_no_source": "no database file at {path} to back up",
-    "cli.backup_no_folder": "no folder {path} to write the backup into",
-    "cli.backup_exists": "{path} already exists; choose a new file name",
+    # --- the store's refusals: their English is eventlog.messages.EN (see refusal) ------------
+    **{f"store.{key}": english for key, english in STORE_SENTENCES.items()},
 }
 
 #: The Chinese: id -> (fingerprint of the English it translates, translation). One entry a
@@ -461,9 +462,40 @@ ZH: dict[str, tuple[str, str]] = {
     "api.no_static_file": ("4cde7a3e", "没有名为 {name!r} 的静态文件"),
     "api.too_many_streams": ("ca0bfae2", "已经打开了 {count} 个事件流，这是这个服务的上限。有读取方离开时就会空出一个：请在 {seconds} 秒后重试"),
     "api.bad_last_event_id": ("14fa80a5", "Last-Event-ID 必须是一个事件 id，也就是最多 19 位 ASCII 数字，这里是 {shown!r}"),
-    "cli.backup_no_source": ("72484c53", "{path} 不是数据库文件，没有东西可备份"),
-    "cli.backup_no_folder": ("2dffe359", "没有 {path} 这个文件夹，备份无处可写"),
-    "cli.backup_exists": ("ddc9b522", "{path} 已经存在：请换一个新的文件名"),
+    "store.text.not_a_non_empty_string": ("6c0f2a28", "{what} 必须是非空字符串，这里是 {value!r}"),
+    "store.text.not_a_string": ("2c58267d", "{what} 必须是字符串，这里是 {value!r}"),
+    "store.text.not_unicode": ("212ec6bf", "{what} 不是合法的 Unicode 文本：里面有无法编码成 UTF-8 的字符（比如单独的代理字符）"),
+    "store.text.session_id_not_unicode": ("f741bc77", "会话 id 必须是合法的 Unicode 文本"),
+    "store.event_type.unknown": ("333153b9", "不认识的事件类型 {event_type!r}：只能是 {known} 之一"),
+    "store.payload.not_a_mapping": ("6fffc1fb", "payload 必须是映射（Mapping），这里是 {got}"),
+    "store.payload.missing_key": ("0bc9fa7a", "{event_type} 的 payload 缺少键 {key!r}"),
+    "store.payload.not_a_string": ("b11c143d", "{event_type} 的 payload[{key!r}] 必须是字符串，这里是 {got}"),
+    "store.payload.empty": ("ef8c1451", "{event_type} 的 payload[{key!r}] 不能为空"),
+    "store.payload.not_an_object": ("724bad0d", "{event_type} 的 payload[{key!r}] 必须是 JSON 对象，这里是 {got}"),
+    "store.payload.not_an_event_id": ("42dbad70", "{event_type} 的 payload[{key!r}] 必须是事件 id，也就是 0 到 2**63 - 1 之间的 int，这里是 {value!r}"),
+    "store.payload.key_not_a_string": ("5879f0fb", "{where} 的键必须是字符串，这里有 {key!r}"),
+    "store.payload.tuple": ("f592933e", "{where} 是元组。JSON 只有数组，请传 list"),
+    "store.payload.not_json": ("a294a29f", "payload 里有 JSON 表示不了的值（比如 set、bytes 或自定义对象）"),
+    "store.call_id.used": ("86ca900c", "这个会话已经用过 call_id {call_id!r}"),
+    "store.call_id.never_called": ("e6eb989e", "这个 tool_result 的 call_id 是 {call_id!r}，但这个会话从没发起过这个工具调用"),
+    "store.call_id.answered": ("47e28752", "call_id {call_id!r} 在这个会话里已经有结果了"),
+    "store.correction.clears_too_little": ("93711ab8", "session_cleared 只清到事件 {through}，可事件 {newest} 在它之后，清完还会生效"),
+    "store.correction.nothing_left": ("f2eb797d", "item_removed 要撤下事件 {supersedes}，但已经没有生效的条目了"),
+    "store.correction.not_the_newest": ("6ff5d2cc", "item_removed 要撤下事件 {supersedes}，但最新的生效条目是事件 {newest}。只能撤下最新的那一条"),
+    "store.correction.none_in_force": ("beea4f51", "item_removed 只能撤下会话 {session_id!r} 最新的生效条目。这个会话没有生效的条目，撤不了事件 {supersedes}"),
+    "store.correction.another_in_force": ("767e582c", "item_removed 只能撤下会话 {session_id!r} 最新的生效条目。那是事件 {newest}，不是事件 {supersedes}"),
+    "store.session.exists": ("c191ba63", "id 为 {session_id!r} 的会话已经存在"),
+    "store.session.unknown": ("6c9ced5b", "没有 id 为 {session_id!r} 的会话"),
+    "store.session.unknown_create_first": ("1eb23bdb", "没有 id 为 {session_id!r} 的会话：请先创建它"),
+    "store.session.moved_on": ("0b335e0e", "会话 {session_id!r} 已经到了事件 {actual}，不是 {expected}。读取之后它变了：请重新读取，再做决定"),
+    "store.idempotency.key_reused": ("97a1f452", "会话 {session_id!r} 里，这个幂等键已经用在事件 {event_id}（{event_type}）上，内容不同：请换一个新的键"),
+    "store.store.closed": ("50e536c4", "{where} 的存储已经关闭"),
+    "store.backup.no_source": ("72484c53", "{path} 不是数据库文件，没有东西可备份"),
+    "store.backup.no_folder": ("2dffe359", "没有 {path} 这个文件夹，备份无处可写"),
+    "store.backup.exists": ("ddc9b522", "{path} 已经存在：请换一个新的文件名"),
+    "store.database.refused": ("5d21d82e", "数据库拒绝了这次写入：{error}"),
+    "store.database.no_update": ("31badfb7", "数据库拒绝了这次写入：事件只追加，不修改。要改正，请追加一个更正事件"),
+    "store.database.no_delete": ("a9564ff3", "数据库拒绝了这次写入：事件只追加，永远不删除"),
 }
 # fmt: on
 
@@ -504,6 +536,20 @@ class Said:
 
     def __str__(self) -> str:
         return self.worded("en")
+
+
+def refusal(error: EventLogError) -> Said | str:
+    """What a store's refusal says, kept to be worded in its reader's language: its sentence
+    (``store.<id>``), or, for the few said in English only, its English."""
+    if error.sentence is None:
+        return str(error)
+    return Said(f"store.{error.sentence.id}", error.sentence.fields)
+
+
+def say_refusal(error: EventLogError, language: str | None = None) -> str:
+    """A store's refusal in ``language`` (default: the kit's)."""
+    said = refusal(error)
+    return said.worded(language) if isinstance(said, Said) else said
 
 
 def page_script(language: str | None = None) -> str:

@@ -31,7 +31,7 @@ from starlette.routing import Match
 from eventlog import EventLogError, IdempotencyConflictError, StorageError, UnknownSessionError
 from sqlite_demo.service.agent import SessionBusyError
 from sqlite_demo.service.languages import accepted_language
-from sqlite_demo.texts import Said
+from sqlite_demo.texts import Said, refusal
 
 #: How long a client should wait before retrying a retryable 503, in seconds.
 RETRY_AFTER_SECONDS: Final = 1
@@ -195,8 +195,12 @@ async def _session_busy(request: Request, error: Exception) -> JSONResponse:
 
 
 async def _refused_by_a_rule(request: Request, error: Exception) -> JSONResponse:
-    # The rules the body's schema could not express, as the store applies them.
-    said = Said("api.rule", {"detail": str(error)})
+    # The rules the body's schema could not express, as the store applies them, in the
+    # request's language; the few refusals said in English only get general words there.
+    assert isinstance(error, EventLogError)
+    said = refusal(error)
+    if not isinstance(said, Said):
+        said = Said("api.rule", {"detail": said})
     return error_response(request, 422, "invalid_request", said)
 
 

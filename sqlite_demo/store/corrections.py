@@ -14,6 +14,7 @@ from __future__ import annotations
 from typing import Final
 
 from eventlog import ITEM_TYPES, CorrectionError, VersionConflictError
+from eventlog.messages import sentence
 
 #: A condition on ``events AS e``: the event is in force (no correction takes it out). Plain
 #: SQL that SQLite and PostgreSQL both run; each backend's partial indexes make it two seeks.
@@ -63,15 +64,13 @@ def refuse_unless_it_fits(
     """
     if event_type == "item_removed":
         if newest_item_in_force != supersedes:
-            which = (
-                "it has none"
+            said = (
+                sentence("correction.none_in_force", session_id=session_id, supersedes=supersedes)
                 if newest_item_in_force is None
-                else f"that is event {newest_item_in_force}"
-            )
-            raise CorrectionError(
-                f"item_removed may take out only the newest item in force of session"
-                f" {session_id!r}, and {which}, not event {supersedes}"
-            )
+                else sentence("correction.another_in_force", session_id=session_id,
+                             newest=newest_item_in_force, supersedes=supersedes)
+            )  # fmt: skip
+            raise CorrectionError(said)
         return
     if last_event_id != supersedes:
         raise VersionConflictError(session_id, supersedes, last_event_id)

@@ -28,6 +28,7 @@ from eventlog import (
     StorageReason,
     StoreError,
 )
+from eventlog.messages import TRIGGERS, sentence
 
 #: PostgreSQL's SQLSTATE classes and codes, by what they mean for a caller.
 _BY_SQLSTATE: Final[dict[str, tuple[StorageReason, bool, str]]] = {
@@ -71,7 +72,9 @@ def translated(error: psycopg.Error | psycopg_pool.PoolTimeout) -> StoreError:
         # A trigger, CHECK, UNIQUE or FOREIGN KEY refused the write, or a payload that is
         # not JSON reached the column's CHECK: the database itself said no.
         first_line = str(error).strip().splitlines()[0]
-        return ConstraintViolationError(f"the database refused the write: {first_line}")
+        refused = next((key for said, key in TRIGGERS.items() if first_line.startswith(said)), None)
+        said = sentence(refused) if refused else sentence("database.refused", error=first_line)
+        return ConstraintViolationError(said)
     return storage_error(error)
 
 
@@ -91,4 +94,4 @@ def translate_postgres_errors() -> Iterator[None]:
     except (psycopg.Error, psycopg_pool.PoolTimeout) as error:
         raise translated(error) from error
     except UnicodeEncodeError:
-        raise InvalidSessionIdError("a session id must be valid Unicode text") from None
+        raise InvalidSessionIdError(sentence("text.session_id_not_unicode")) from None

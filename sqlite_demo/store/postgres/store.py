@@ -38,6 +38,7 @@ from eventlog import (
     check_text,
     validate_append,
 )
+from eventlog.messages import sentence
 from sqlite_demo.store.append_signal import AppendSignal
 from sqlite_demo.store.opening import describe_db
 from sqlite_demo.store.postgres import projections
@@ -154,7 +155,7 @@ class PostgresEventStore:
         except StoreError as error:
             if isinstance(error.__cause__, psycopg.errors.UniqueViolation):
                 raise SessionExistsError(
-                    f"a session with id {session.id!r} already exists"
+                    sentence("session.exists", session_id=session.id)
                 ) from None
             raise
         return session
@@ -170,7 +171,7 @@ class PostgresEventStore:
                 "SELECT id, title, created_at FROM sessions WHERE id = %s", (session_id,)
             ).fetchone()
         if row is None:
-            raise UnknownSessionError(f"no session with id {session_id!r}")
+            raise UnknownSessionError(sentence("session.unknown", session_id=session_id))
         return Session(*row)
 
     def list_all_sessions(self) -> list[Session]:
@@ -306,7 +307,8 @@ class PostgresEventStore:
         # server one failed call, not one per pooled connection, finds out.
         pool = self._pool
         if pool is None:
-            raise StorageError(f"the store for {describe_db(self._url)} is closed", reason="closed")
+            closed = sentence("store.closed", where=describe_db(self._url))
+            raise StorageError(closed, reason="closed")
         try:
             with translate_postgres_errors(), pool.connection() as connection:
                 yield connection

@@ -40,6 +40,7 @@ from eventlog import (
     call_state_in,
     check_call_id,
 )
+from eventlog.messages import sentence
 from eventlog.rules import EVENT_ID_KEYS
 from sqlite_demo.store.corrections import IN_FORCE, NEWEST_ITEM_IN_FORCE, refuse_unless_it_fits
 from sqlite_demo.store.postgres import projections
@@ -98,7 +99,8 @@ def append_in_transaction(
                 raise _Answered(answer)
             last, exists = _fetch_state(state)
             if not exists:
-                raise UnknownSessionError(f"no session with id {session_id!r}; create it first")
+                unknown = sentence("session.unknown_create_first", session_id=session_id)
+                raise UnknownSessionError(unknown)
             if expected_version is not None and last != expected_version:
                 raise VersionConflictError(session_id, expected_version, last)
             if calls is not None and call_id is not None:
@@ -233,9 +235,9 @@ def _same_request_or_conflict(
     # Canonical JSON rather than ==, which would call 1, 1.0 and True the same payload.
     if original.type != event_type or _canonical(original.payload) != _canonical(payload):
         raise IdempotencyConflictError(
-            f"idempotency key already used in session {original.session_id!r} for event"
-            f" {original.event_id} ({original.type}) with other details; use a new key"
-        )
+            sentence("idempotency.key_reused", session_id=original.session_id,
+                     event_id=original.event_id, event_type=original.type)
+        )  # fmt: skip
     return original
 
 

@@ -15,6 +15,7 @@ from contextlib import closing
 from pathlib import Path
 
 from eventlog import StoreError
+from eventlog.messages import sentence
 from sqlite_demo.store.sqlite.faults import translate_sqlite_errors
 
 
@@ -44,17 +45,17 @@ def backup_database(
     """
     source_path, destination_path = Path(source), Path(destination)
     if not source_path.is_file():
-        raise StoreError(f"no database file at {source_path} to back up")
+        raise StoreError(sentence("backup.no_source", path=source_path))
     if not destination_path.parent.is_dir():
-        raise StoreError(f"no folder {destination_path.parent} to write the backup into")
+        raise StoreError(sentence("backup.no_folder", path=destination_path.parent))
     if destination_path.exists():
-        raise StoreError(f"{destination_path} already exists; choose a new file name")
+        raise StoreError(sentence("backup.exists", path=destination_path))
     partial = _copy_to_a_temporary_file(source_path, destination_path, busy_timeout_ms)
     try:
         # link() fails if the name was taken meanwhile, where rename() would overwrite it.
         os.link(partial, destination_path)
     except FileExistsError:
-        raise StoreError(f"{destination_path} already exists; choose a new file name") from None
+        raise StoreError(sentence("backup.exists", path=destination_path)) from None
     finally:
         partial.unlink()
 

@@ -23,6 +23,7 @@ from eventlog import (
     StorageReason,
     StoreError,
 )
+from eventlog.messages import TRIGGERS, sentence
 
 #: SQLite's primary result codes, by what they mean for a caller: (reason, retryable, advice).
 _STORAGE_FAULTS: Final[dict[int, tuple[StorageReason, bool, str]]] = {
@@ -63,13 +64,15 @@ def translate_sqlite_errors() -> Iterator[None]:
     except UnicodeEncodeError:
         # Every text the store writes is checked first (eventlog.check_text); what is left
         # to reach SQLite unchecked is a session id given to a read.
-        raise InvalidSessionIdError("a session id must be valid Unicode text") from None
+        raise InvalidSessionIdError(sentence("text.session_id_not_unicode")) from None
 
 
 def translated(error: sqlite3.Error) -> StoreError:
     """Return ``error`` as the store's own error (see the module's docstring)."""
     if isinstance(error, sqlite3.IntegrityError):
-        return ConstraintViolationError(f"the database refused the write: {error}")
+        refused = TRIGGERS.get(str(error))
+        said = sentence(refused) if refused else sentence("database.refused", error=error)
+        return ConstraintViolationError(said)
     return storage_error(error)
 
 

@@ -32,6 +32,7 @@ from eventlog import (
     check_text,
     validate_append,
 )
+from eventlog.messages import sentence
 from sqlite_demo.store.append_signal import AppendSignal, LocalAppendSignal
 from sqlite_demo.store.records import (
     MessageRow,
@@ -176,7 +177,7 @@ class SqliteEventStore:
                 )
             except sqlite3.IntegrityError:
                 raise SessionExistsError(
-                    f"a session with id {session.id!r} already exists"
+                    sentence("session.exists", session_id=session.id)
                 ) from None
         return session
 
@@ -191,7 +192,7 @@ class SqliteEventStore:
                 "SELECT id, title, created_at FROM sessions WHERE id = ?", (session_id,)
             ).fetchone()
         if row is None:
-            raise UnknownSessionError(f"no session with id {session_id!r}")
+            raise UnknownSessionError(sentence("session.unknown", session_id=session_id))
         return Session(*row)
 
     def list_all_sessions(self) -> list[Session]:
@@ -385,7 +386,7 @@ class SqliteEventStore:
 
     def _live(self) -> sqlite3.Connection:
         if self._connection is None:
-            raise StorageError(f"the store for {self._path} is closed", reason="closed")
+            raise StorageError(sentence("store.closed", where=self._path), reason="closed")
         return self._connection
 
 

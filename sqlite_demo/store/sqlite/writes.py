@@ -25,6 +25,7 @@ from eventlog import (
     call_state_in,
     check_call_id,
 )
+from eventlog.messages import sentence
 from eventlog.rules import EVENT_ID_KEYS
 from sqlite_demo.store.corrections import IN_FORCE
 from sqlite_demo.store.records import now_ms
@@ -108,9 +109,9 @@ def _same_request_or_conflict(
     # Canonical JSON rather than ==, which would call 1, 1.0 and True the same payload.
     if original.type != event_type or _canonical(original.payload) != _canonical(payload):
         raise IdempotencyConflictError(
-            f"idempotency key already used in session {original.session_id!r} for event"
-            f" {original.event_id} ({original.type}) with other details; use a new key"
-        )
+            sentence("idempotency.key_reused", session_id=original.session_id,
+                     event_id=original.event_id, event_type=original.type)
+        )  # fmt: skip
     return original
 
 
@@ -121,7 +122,7 @@ def _canonical(payload: ReadOnlyPayload) -> str:
 def _check_version(connection: sqlite3.Connection, session_id: str, expected: int | None) -> None:
     actual = last_event_id(connection, session_id)
     if actual is None:
-        raise UnknownSessionError(f"no session with id {session_id!r}; create it first")
+        raise UnknownSessionError(sentence("session.unknown_create_first", session_id=session_id))
     if expected is not None and actual != expected:
         raise VersionConflictError(session_id, expected, actual)
 
@@ -169,7 +170,9 @@ def _insert_event(
         # itself is the check that the session exists, at no extra query.
         if "FOREIGN KEY" not in str(error):
             raise
-        raise UnknownSessionError(f"no session with id {session_id!r}; create it first") from None
+        raise UnknownSessionError(
+            sentence("session.unknown_create_first", session_id=session_id)
+        ) from None
     # event_id is the row id (INTEGER PRIMARY KEY), which SQLite hands back for free; a
     # RETURNING clause would cost a result row to step through.
     event_id = cursor.lastrowid
