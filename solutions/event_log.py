@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from types import MappingProxyType
+from types import MappingProxyType, NoneType
 from typing import Any
 
 #: The four kinds of fact a conversation is made of.
@@ -118,10 +118,12 @@ def freeze(value: Any) -> Any:
     could still be appended to. Freezing every level means nothing a reader gets can change,
     and building every container anew means nothing the writer keeps can reach the log.
     """
+    if isinstance(value, str | int | float | NoneType):
+        return value  # the leaves, most of any payload: answered before the costlier checks
     if isinstance(value, Mapping):
         return MappingProxyType({key: freeze(item) for key, item in value.items()})
     if isinstance(value, list | tuple):
-        return tuple(freeze(item) for item in value)
+        return tuple(map(freeze, value))
     return value
 
 

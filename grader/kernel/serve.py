@@ -39,6 +39,7 @@ if TYPE_CHECKING:
     from grader.kernel.isolated import Capture
     from grader.kernel.loading import _after_request, _load
     from grader.kernel.plans import OUTPUT, _output, run_request, use_progress
+    from grader.kernel.reach import placeholder
     from grader.kernel.wire import decode, encode
 
 import _thread as _threads
@@ -244,9 +245,10 @@ def _kernel(config: dict[str, Any], task: dict[str, Any], key: bytes, reading: i
     install_clocks(_sys_modules)
     if config.get("guard", True):
         _close_the_back_doors()
-        # Trusted with marshal: the channel, and the kernel reading the examples it was sent.
+        # Trusted with marshal: the channel, and the kernel reading the examples it was sent;
+        # with gc.get_referents: the digest's encoder, seeing through a mapping proxy.
         install(_sys.addaudithook, config["temporary"], (receive, serve, _kernel, run_request,
-                                                          decode))  # fmt: skip
+                                                          decode, placeholder))  # fmt: skip
     for name in _DROPPED_MODULES:
         _sys_modules.pop(name, None)
     capture = Capture(config.get("output_chars", 10_000))

@@ -140,12 +140,36 @@ def test_the_autograder_grades_the_exercise_files_on_python_3_10(
 
 
 @needs_310
+@needs_310
+def test_a_python_without_hypothesis_grades_from_the_bank(
+    autograder: Path, tmp_path: Path, committed_stubs: Path
+) -> None:
+    """The examples are banked: a grade draws none, so it needs no hypothesis."""
+    root = unpack(autograder, tmp_path / "autograder")
+    solved = (KIT_ROOT / "solutions" / "event_log.py").read_text(encoding="utf-8")
+    (root / "submission" / "event_log.py").write_text(solved + ON_310, encoding="utf-8")
+    for stub in ("sessions.py", "replay.py"):
+        shutil.copyfile(committed_stubs / stub, root / "submission" / stub)
+    document = run_autograder(root, GRADER_PYTHON=str(PYTHON_310))
+    statuses = [test["extra_data"]["grader_status"] for test in document["tests"]]
+    assert statuses == ["passed"] + ["not_implemented"] * 4, document["output"]
+
+
+@needs_310
 def test_where_the_grader_cannot_start_the_results_say_why(
-    autograder: Path, tmp_path: Path
+    autograder: Path, tmp_path: Path, committed_stubs: Path
 ) -> None:
     root = unpack(autograder, tmp_path / "autograder")
-    (root / "submission" / "mine.py").write_text("x = 1\n")
-    # Python 3.10 without hypothesis: the grader cannot even be imported.
+    solved = (KIT_ROOT / "solutions" / "event_log.py").read_text(encoding="utf-8")
+    (root / "submission" / "event_log.py").write_text(solved + ON_310, encoding="utf-8")
+    for stub in ("sessions.py", "replay.py"):
+        shutil.copyfile(committed_stubs / stub, root / "submission" / stub)
+    # Python 3.10 without hypothesis, and no examples bank: the grade needs hypothesis to
+    # draw the examples, and cannot go on.
+    banks = list((root / "source").rglob("bank.z"))
+    assert len(banks) == 5
+    for banked in banks:
+        banked.unlink()
     document = run_autograder(root, GRADER_PYTHON=str(PYTHON_310))
     assert document["score"] == 0 and document["tests"] == []
     assert document["extra_data"] == {"grader_status": "cannot_grade"}
