@@ -1,36 +1,32 @@
 """A property: a hypothesis test whose examples become plans, and the machinery that runs it.
 
 Running a property returns None when every example passed, or the :class:`Failure` of the
-smallest example hypothesis could shrink to. Determinism is a promise to learners and
-instructors: the same code always gets the same score and the same counterexample, on every
-machine and in the browser. So: a seed of its own per property (not derived from source text
-or timing), no example database, no deadline, no "explain" phase.
+smallest failing example: the first example that fails (the boundary examples run first,
+then hypothesis's draws) is shrunk by :mod:`grader.engine.shrink`, asking the learner's code
+again for each smaller candidate. Hypothesis only draws: it never shrinks, and never runs an
+example twice. Determinism is a promise to learners and instructors: the same code always
+gets the same score and the same counterexample, on every machine and in the browser. So:
+a seed of its own per property (not derived from source text or timing), no example
+database, no deadline, and a shrinker that counts attempts, never seconds.
 """
 
 from __future__ import annotations
 
-import dataclasses
-import sys
-import warnings
 import zlib
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from hypothesis import HealthCheck, Phase, Verbosity, given, reject, seed, settings
 from hypothesis import strategies as st
-from hypothesis.errors import HypothesisWarning, Unsatisfiable
-
-if sys.version_info >= (3, 11):  # noqa: UP036 - the grader runs on 3.10 in Gradescope
-    from builtins import BaseExceptionGroup
-else:  # pragma: no cover - Python 3.10 (Gradescope's Ubuntu 22.04), where hypothesis needs it
-    from exceptiongroup import BaseExceptionGroup
+from hypothesis.errors import Unsatisfiable
 
 from grader.engine.answers import Problem, Skip
 from grader.engine.judge import failure, judge
 from grader.engine.learner import Learner, Stop
-from grader.engine.outcomes import Cause, Failure, Said, Status
+from grader.engine.outcomes import Cause, Example, Failure, Said, Status
 from grader.engine.plan import Plan
+from grader.engine.shrink import ATTEMPTS, StopShrinking, shrink
 from grader.engine.steps import Imprecise, Mutate
 
 BASE_SETTINGS = settings(
@@ -39,7 +35,7 @@ BASE_SETTINGS = settings(
     print_blob=False,
     report_multiple_bugs=False,
     verbosity=Verbosity.quiet,
-    phases=(Phase.generate, Phase.shrink),
+    phases=(Phase.generate,),
     suppress_health_check=list(HealthCheck),
 )
 #: After an example that hangs or kills the learner's process, smaller ones get this much
@@ -70,22 +66,21 @@ class Property:
     promises: tuple[str, ...] = ()
 
 
-class PropertyFailure(Exception):
-    """Raised inside a property test; hypothesis shrinks the example that raised it."""
-
-    def __init__(self, failure: Failure) -> None:
-        super().__init__(failure.promise)
-        self.failure = failure
-
-
 class StopProperty(BaseException):
-    """Ends a property at once with this failure: no more examples, no shrinking (a
-    ``BaseException``, which hypothesis lets through). For time that is up, and for costly
-    failures past their budget."""
+    """Ends a property at once with this failure: the task's time is up (a ``BaseException``,
+    which hypothesis lets through)."""
 
     def __init__(self, failure: Failure) -> None:
         super().__init__(failure.promise)
         self.failure = failure
+
+
+class _Found(BaseException):
+    """The first drawn example that failed: it ends hypothesis's run at once."""
+
+    def __init__(self, value: Any, failure: Failure) -> None:
+        super().__init__(failure.promise)
+        self.value, self.failure = value, failure
 
 
 def property_seed(task_id: str, name: str) -> int:
@@ -93,55 +88,149 @@ def property_seed(task_id: str, name: str) -> int:
 
 
 def run_property(prop: Property, task_id: str, learner: Learner, strict: bool) -> Failure | None:
-    """Run one property against ``learner``; its failure, or None when it holds.
+    """Run one property against ``learner``; the failure of its smallest failing example, or
+    None when it holds."""
+    attempt = Attempt(prop, learner, strict)
+    try:
+        found = first_failure(prop, task_id, attempt)
+        if found is None:
+            return None
+        return smallest_failure(prop, *found, attempt.fails_like(found[1]))
+    except StopProperty as stop:
+        return stop.failure
+    except Unsatisfiable:
+        return Failure("accept.plain")
 
-    The explicit examples run first, as they are (hypothesis would not shrink them either,
-    and would spend time describing each large one in case it failed); then hypothesis draws
-    ``prop.examples`` more and shrinks the first that fails."""
-    budget = {"left": COSTLY_BUDGET, "seconds": None}
 
-    def attempt(value: Any) -> None:
-        learner.begin_example(budget["seconds"])
-        plan = Plan(strict)
-        prop.build(plan, value)
+def first_failure(
+    prop: Property, task_id: str, attempt: Callable[[Any], Failure | None]
+) -> tuple[Any, Failure] | None:
+    """The first example that fails and its failure: the explicit examples in order, then
+    ``prop.examples`` drawn by hypothesis (an example the task cannot judge is skipped)."""
+    for value in prop.explicit:
+        try:
+            found = attempt(value)
+        except Skip:
+            continue
+        if found is not None:
+            return value, found
+    if not prop.examples:
+        return None
+
+    def holds(value: Any) -> None:
+        try:
+            found = attempt(value)
+        except Skip:
+            reject()
+        if found is not None:
+            raise _Found(value, found)
+
+    test = given(prop.strategy)(holds)
+    test = seed(property_seed(task_id, prop.name))(
+        settings(BASE_SETTINGS, max_examples=prop.examples)(test)
+    )
+    try:
+        test()
+    except _Found as drawn:
+        return drawn.value, drawn.failure
+    return None
+
+
+def smallest_failure(
+    prop: Property, value: Any, first: Failure, fails: Callable[[Any], Failure | None]
+) -> Failure:
+    """The failure of the smallest example that still fails, shrinking ``value`` (whose
+    failure is ``first``) with ``fails``, which runs one candidate through the same path as
+    every example: its failure, None when it passes (or fails another way: see
+    :meth:`Attempt.fails_like`), or :class:`~grader.engine.shrink.StopShrinking` to keep the
+    smallest found so far. The failure names the promise the smallest example breaks, and
+    carries that example (:class:`~grader.engine.outcomes.Example`)."""
+    shrunk = shrink(value, fails, ATTEMPTS, first)
+    found = replace(
+        shrunk.failure, example=Example(prop.name, shrunk.value, shrunk.attempts, shrunk.minimal)
+    )
+    if shrunk.value is not value and found.status is Status.FAILED:
+        try:
+            again = fails(shrunk.value)
+        except StopShrinking:
+            again = found
+        if again is None:  # failed once and not again: the learner's code keeps state
+            found = found.noting(Said("note.flaky"))
+    return found
+
+
+class Attempt:
+    """Runs one example of a property against the learner's code: its failure, or None.
+
+    It keeps the cost of examples that hang or kill the learner's process: after the first
+    one, every later example gets :data:`SHRINK_SECONDS`, and after :data:`COSTLY_BUDGET`
+    more, shrinking stops with the smallest failure found so far.
+
+    Raises (when called):
+        Skip: the task cannot judge the example.
+        StopProperty: the task's time is up.
+    """
+
+    def __init__(self, prop: Property, learner: Learner, strict: bool) -> None:
+        self.prop, self.learner, self.strict = prop, learner, strict
+        self.seconds: float | None = None
+        self.costly_left = COSTLY_BUDGET
+
+    def __call__(self, value: Any) -> Failure | None:
+        return self.run(self.plan(value))
+
+    def plan(self, value: Any) -> Plan:
+        plan = Plan(self.strict)
+        self.prop.build(plan, value)
+        return plan
+
+    def run(self, plan: Plan) -> Failure | None:
+        learner = self.learner
+        learner.begin_example(self.seconds)
         answers, stop = learner.run(plan.request())
         found, stop = _judged(plan, answers, stop, learner)
         if found is None and stop is not None:
             found = (min(stop.step, len(plan.steps) - 1), _stopped(stop, learner))
-        if found is not None:
-            bad = failure(plan, *found)
-            _spend(budget, bad, learner, stop)
-            raise PropertyFailure(bad)
+        if found is None:
+            return None
+        bad = failure(plan, *found)
+        if stop is not None and bad.status in (Status.TIMED_OUT, Status.ERROR):
+            self.seconds = min(SHRINK_SECONDS, learner.clock.example)
+            self.costly_left -= 1
+        return bad
 
-    def holds(value: Any) -> None:
-        try:
-            attempt(value)
-        except Skip:
-            reject()
+    def fails_like(self, first: Failure) -> Callable[[Any], Failure | None]:
+        """Runs a candidate while shrinking: its failure when it fails the way ``first`` did
+        (see :func:`same_way`), else None."""
 
-    try:
-        for value in prop.explicit:
+        def fails(value: Any) -> Failure | None:
+            if self.costly_left < 0:
+                raise StopShrinking()
             try:
-                attempt(value)
+                plan = self.plan(value)
+            except Exception:  # Skip, or a candidate the property cannot build: no example
+                return None
+            try:
+                found = self.run(plan)
             except Skip:
-                continue
-        if prop.examples:
-            test = given(prop.strategy)(holds)
-            test = seed(property_seed(task_id, prop.name))(
-                settings(BASE_SETTINGS, max_examples=prop.examples)(test)
-            )
-            with warnings.catch_warnings():
-                # The failing example's repr is built once and never shown: the learner sees
-                # the transcript instead, so hypothesis's warning about its size is noise.
-                warnings.filterwarnings("ignore", "Generating overly large repr", HypothesisWarning)
-                test()
-    except (PropertyFailure, StopProperty) as found:
-        return found.failure
-    except Unsatisfiable:
-        return Failure("accept.plain")
-    except BaseExceptionGroup as group:  # hypothesis's FlakyFailure is an exception group
-        return _from_group(group)
-    return None
+                return None
+            except StopProperty:
+                raise StopShrinking() from None
+            return found if found is not None and same_way(first, found) else None
+
+        return fails
+
+
+def same_way(first: Failure, found: Failure) -> bool:
+    """Whether a smaller example's failure is the same as the first one: the same status (a
+    wrong answer is not shrunk into a hang, nor a crash into a wrong answer) and the same
+    promise. A refused valid append may name another of its unusual traits: an append is
+    blamed on its first trait, and a smaller one that is still refused without that trait
+    shows it was not the cause (a reduction never adds a trait)."""
+    if found.status is not first.status:
+        return False
+    refused = found.promise.startswith("accept.") and first.promise.startswith("accept.")
+    return found.promise == first.promise or refused
 
 
 def _judged(
@@ -181,24 +270,3 @@ def _stopped(stop: Stop, learner: Learner) -> Problem:
     if stop.kind == "forged":
         return Problem(f"cause.{Cause.FORGED.value}", (), Status.TAMPERED)
     return Problem(f"cause.{Cause.BROKEN.value}", (), Status.ERROR)
-
-
-def _spend(budget: dict[str, Any], bad: Failure, learner: Learner, stop: Stop | None) -> None:
-    """Account for a failure that cost a hung or dead process; stop when the budget is gone."""
-    if stop is None or bad.status not in (Status.TIMED_OUT, Status.ERROR):
-        return
-    budget["seconds"] = min(SHRINK_SECONDS, learner.clock.example)
-    budget["left"] -= 1
-    if budget["left"] < 0:
-        raise StopProperty(bad)
-
-
-def _from_group(group: BaseExceptionGroup[Any]) -> Failure:
-    matched, _ = group.split(PropertyFailure)
-    if matched is None:
-        raise group
-    first: BaseException = matched
-    while isinstance(first, BaseExceptionGroup):
-        first = first.exceptions[0]
-    assert isinstance(first, PropertyFailure)
-    return dataclasses.replace(first.failure).noting(Said("note.flaky"))
