@@ -8,7 +8,7 @@ the learner's interpreter; the engine does the rest (see :mod:`grader.engine.gra
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import cast
 
@@ -60,6 +60,26 @@ def grade(
         workspace.create(source).remove()  # refuse what cannot be copied before any child starts
     except workspace.TargetError as error:
         return unloaded(_target_problem(error), Verdict.IMPORT_ERROR, launcher.isolation.value)
+    learner = learners(source, launcher, settings, log=log, hidden=hidden)
+    lanes = _lanes(lanes, settings, len(tasks))
+    report = grading.grade(name, tasks, learner, launcher.isolation.value, lanes)
+    if launcher.note is not None:
+        report = _with_note(report, Said(launcher.note, {"python": launcher.python}))
+    if launcher.isolation is isolation.Isolation.UID and not launcher.own_network:
+        report = _with_note(report, Said("isolation.uid_network_open"))  # the mode says so
+    return report
+
+
+def learners(
+    source: workspace.Source,
+    launcher: isolation.Launcher,
+    settings: Settings = Settings(),
+    *,
+    log: Path | None = None,
+    hidden: tuple[Path, ...] = (),
+) -> Callable[[], Learner]:
+    """What makes a :class:`Learner` for the code at ``source``: each one on a private copy
+    of it, its kernels started by ``launcher``, with the settings' limits."""
     limits = Limits(memory_mb=settings.memory_mb, cpu_seconds=settings.cpu_seconds)
     clock = Clock(settings.example_seconds, settings.task_seconds, settings.submission_seconds,
                   settings.load_seconds)  # fmt: skip
@@ -70,13 +90,7 @@ def grade(
         kernel = lambda: Child(launcher, copy, limits, functions, log, hidden)  # noqa: E731
         return Learner(kernel, clock, ChildStopped, on_close=copy.remove)
 
-    lanes = _lanes(lanes, settings, len(tasks))
-    report = grading.grade(name, tasks, learner, launcher.isolation.value, lanes)
-    if launcher.note is not None:
-        report = _with_note(report, Said(launcher.note, {"python": launcher.python}))
-    if launcher.isolation is isolation.Isolation.UID and not launcher.own_network:
-        report = _with_note(report, Said("isolation.uid_network_open"))  # the mode says so
-    return report
+    return learner
 
 
 def _lanes(lanes: int | None, settings: Settings, tasks: int) -> int:

@@ -161,7 +161,9 @@ def _smaller_blocks(block: Block) -> Iterator[Block | tuple[Segment, ...]]:
             yield replace(block, count=smaller)
     if len(block.sessions) > 1:
         for kept in shorter_sequences(block.sessions, every_item=True):
-            if kept:
+            if len(kept) == 1:  # a loop between one session is a plain loop
+                yield replace(block, pattern="filler", sessions=tuple(kept))
+            elif kept:
                 yield replace(block, sessions=tuple(kept))
     if block.pattern in CALLING:
         for label in shorter_texts(block.label):

@@ -305,22 +305,24 @@ class BlockStep(Step):
             problem = judge_appended({"value": observed}, appends[position], models[position],
                                      self.strict, role)  # fmt: skip
             if problem is not None:
-                return _in_round(problem, position)
+                return _in_round(problem, position, self)
         if "stop" in answer:
             position = int(answer["stop"])
             role = self.role if position == 0 else "event_ids"
             problem = judge_appended(answer.get("answer"), appends[position], models[position],
                                      self.strict, role)  # fmt: skip
             return (
-                _in_round(problem, position)
+                _in_round(problem, position, self)
                 if problem
                 else Problem("cause.broken", (), Status.ERROR)
             )
         return None
 
 
-def _in_round(problem: Problem, position: int) -> Problem:
-    at = Said("outcome.in_loop", {"number": position + 1})
+def _in_round(problem: Problem, position: int, step: BlockStep) -> Problem:
+    """The problem of one append of a loop, saying which: the loop in one line, as a loop."""
+    loop = transcript.loop_summary(step.block, step.keep_log)
+    at = Said("outcome.in_loop", {"number": position + 1, "loop": loop})
     return Problem(problem.promise, (at, *problem.outcome), problem.status)
 
 
