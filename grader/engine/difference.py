@@ -28,8 +28,8 @@ MESSAGES = {
     ("missing", "answer"): "outcome.missing_at",
     ("extra", "answer"): "outcome.extra_at",
     ("differs", "change"): "outcome.changed_at",
-    ("missing", "change"): "outcome.removed_at",
-    ("extra", "change"): "outcome.added_at",
+    ("missing", "change"): "outcome.added_at",
+    ("extra", "change"): "outcome.removed_at",
 }
 _FIELDS = ("event_id", "session_id", "type", "payload")
 

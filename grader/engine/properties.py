@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import zlib
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 from hypothesis import HealthCheck, Phase, Verbosity, given, reject, seed, settings
@@ -24,9 +24,10 @@ from hypothesis.errors import Unsatisfiable
 from grader.engine.answers import Problem, Skip
 from grader.engine.judge import failure, judge
 from grader.engine.learner import Learner, Stop
-from grader.engine.outcomes import Cause, Example, Failure, Said, Status
+from grader.engine.outcomes import Cause, Failure, Said, Status
 from grader.engine.plan import Plan
-from grader.engine.shrink import ATTEMPTS, StopShrinking, shrink
+from grader.engine.shrink import StopShrinking
+from grader.engine.smallest import same_way, smallest_failure
 from grader.engine.steps import Imprecise, Mutate
 
 BASE_SETTINGS = settings(
@@ -95,7 +96,7 @@ def run_property(prop: Property, task_id: str, learner: Learner, strict: bool) -
         found = first_failure(prop, task_id, attempt)
         if found is None:
             return None
-        return smallest_failure(prop, *found, attempt.fails_like(found[1]))
+        return smallest_failure(prop.name, *found, attempt.fails_like(found[1]))
     except StopProperty as stop:
         return stop.failure
     except Unsatisfiable:
@@ -134,29 +135,6 @@ def first_failure(
     except _Found as drawn:
         return drawn.value, drawn.failure
     return None
-
-
-def smallest_failure(
-    prop: Property, value: Any, first: Failure, fails: Callable[[Any], Failure | None]
-) -> Failure:
-    """The failure of the smallest example that still fails, shrinking ``value`` (whose
-    failure is ``first``) with ``fails``, which runs one candidate through the same path as
-    every example: its failure, None when it passes (or fails another way: see
-    :meth:`Attempt.fails_like`), or :class:`~grader.engine.shrink.StopShrinking` to keep the
-    smallest found so far. The failure names the promise the smallest example breaks, and
-    carries that example (:class:`~grader.engine.outcomes.Example`)."""
-    shrunk = shrink(value, fails, ATTEMPTS, first)
-    found = replace(
-        shrunk.failure, example=Example(prop.name, shrunk.value, shrunk.attempts, shrunk.minimal)
-    )
-    if shrunk.value is not value and found.status is Status.FAILED:
-        try:
-            again = fails(shrunk.value)
-        except StopShrinking:
-            again = found
-        if again is None:  # failed once and not again: the learner's code keeps state
-            found = found.noting(Said("note.flaky"))
-    return found
 
 
 class Attempt:
@@ -219,18 +197,6 @@ class Attempt:
             return found if found is not None and same_way(first, found) else None
 
         return fails
-
-
-def same_way(first: Failure, found: Failure) -> bool:
-    """Whether a smaller example's failure is the same as the first one: the same status (a
-    wrong answer is not shrunk into a hang, nor a crash into a wrong answer) and the same
-    promise. A refused valid append may name another of its unusual traits: an append is
-    blamed on its first trait, and a smaller one that is still refused without that trait
-    shows it was not the cause (a reduction never adds a trait)."""
-    if found.status is not first.status:
-        return False
-    refused = found.promise.startswith("accept.") and first.promise.startswith("accept.")
-    return found.promise == first.promise or refused
 
 
 def _judged(

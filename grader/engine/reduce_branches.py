@@ -12,18 +12,11 @@ from collections.abc import Callable, Iterator
 from dataclasses import replace
 
 from grader.engine.checks import Branching
+from grader.engine.drafts import DraftBuilder, Rename, finish, no_new_traits
 from grader.engine.oracle import ModelLog
 from grader.engine.programs import Append, Block, Program, features_of
 from grader.engine.reduce_data import shorter_sequences, shorter_texts, smaller_ints
-from grader.engine.reduce_programs import (
-    DraftBuilder,
-    Rename,
-    append_builders,
-    drafts,
-    finish,
-    no_new_traits,
-    unrollings,
-)
+from grader.engine.reduce_programs import append_builders, drafts, unrollings
 
 Candidate = Callable[[], Branching | None]
 

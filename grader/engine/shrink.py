@@ -18,11 +18,12 @@ from dataclasses import dataclass
 from typing import Any, Protocol, runtime_checkable
 
 from grader.engine.checks import Branching
+from grader.engine.drafts import DraftBuilder, finish
 from grader.engine.outcomes import Failure
 from grader.engine.programs import Program
 from grader.engine.reduce_branches import branching_candidates
 from grader.engine.reduce_data import shorter_texts, smaller_ints
-from grader.engine.reduce_programs import DraftBuilder, drafts, finish, unrollings
+from grader.engine.reduce_programs import drafts, unrollings
 from grader.engine.sizes import key, measure
 
 #: How many reductions one failure may try. A fair program of a few dozen appends shrinks

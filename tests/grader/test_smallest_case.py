@@ -1,0 +1,91 @@
+"""The case a report shows is the smallest that shows the bug: for every mutant of the corpus,
+no one-step reduction of it (a call removed; a loop, a text, an id or a nesting halved; a
+payload key dropped) still fails the same way; a bug that needs no size is shown in a dozen
+calls at most; and the case shown fails again when it is run again.
+
+Every mutant is graded once (without a sandbox, one per core), then its case and each
+reduction of it are run through the same path as a grade (see :mod:`tests.grader.smallest`).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from grader.engine.outcomes import Said
+from tests.grader.smallest import BY_NAME, Shown, calls_shown, examine_all
+from tests.implementations.mutants import MUTANTS
+
+#: Grading the corpus and running every reduction takes minutes on a busy machine.
+pytestmark = pytest.mark.timeout(1800)
+NAMES = [mutant.name for mutant in MUTANTS]
+#: The most calls a case may take to show a bug that needs no size.
+DOZEN = 12
+#: Mutants whose case has a reduction that fails, but breaking another promise: the judge
+#: names the promise by the step that fails first, and in a smaller example another step
+#: does. The case shown keeps the promise its first failure named (see ``same_way``).
+OTHER_PROMISE = {
+    "ids_start_at_zero": "without an append of its own, the first wrong id is a probe's, "
+    "which the property judges as a branch's (append.branches)",
+    "ids_per_session": "as single appends, the first wrong id is the probe between them, "
+    "judged as a branch's",
+    "ids_wrap_at_256": "with 255 appends in the loop, the 256th event is the probe after it, "
+    "judged as a branch's",
+    "reads_sorted_by_text_id": "with 11 events, a read after an id fails first (read.after)",
+    "tool_call_message_with_empty_content": "with a single call, the wrong content is no "
+    "run's: the replay breaks replay.mapping",
+}
+#: Mutants graded twice, to see the same case both times.
+TWICE = ("sessions_by_last_event", "replay_leaks_other_sessions", "nested_extras_shallow")
+
+
+@pytest.fixture(scope="module")
+def shown() -> dict[str, Shown]:
+    return {case.name: case for case in examine_all(NAMES)}
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_no_reduction_of_the_case_shown_fails_the_same_way(
+    name: str, shown: dict[str, Shown]
+) -> None:
+    case = shown[name]
+    assert (case.minimal, case.same_way) == (True, ()), case
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_a_reduction_of_the_case_shown_passes_unless_another_promise_is_known_to_break(
+    name: str, shown: dict[str, Shown]
+) -> None:
+    assert bool(shown[name].other_way) == (name in OTHER_PROMISE), shown[name].other_way
+
+
+@pytest.mark.parametrize("name", [name for name in NAMES if not BY_NAME[name].needs_size])
+def test_a_bug_that_needs_no_size_is_shown_in_a_dozen_calls_at_most(
+    name: str, shown: dict[str, Shown]
+) -> None:
+    assert shown[name].calls <= DOZEN, shown[name]
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_the_case_shown_fails_again_the_same_way(name: str, shown: dict[str, Shown]) -> None:
+    assert shown[name].again, shown[name]
+
+
+def test_the_same_code_gets_the_same_case_every_time(shown: dict[str, Shown]) -> None:
+    again = {case.name: case for case in examine_all(list(TWICE))}
+    for name in TWICE:
+        assert (again[name].case, again[name].attempts) == (shown[name].case, shown[name].attempts)
+
+
+def test_the_calls_of_a_transcript_count_each_round_of_a_loop() -> None:
+    lines: tuple[str | Said, ...] = (
+        "log0 = create_event_log()",
+        "log2 = log0",
+        "for i in range(40):",
+        '    log2, _ = append_event(log2, "a", "tool_call", {})',
+        '    log2, _ = append_event(log2, "a", "tool_result", {})',
+        "for i in reversed(range(3)):",
+        '    log2, _ = append_event(log2, "a", "tool_result", {})',
+        Said("note.flaky"),
+        '_ = replay_session(log2, "a")',
+    )
+    assert calls_shown(lines) == (1 + 80 + 3 + 1, (40, 3))
