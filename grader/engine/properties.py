@@ -23,7 +23,7 @@ from hypothesis.errors import Unsatisfiable
 
 from grader.engine.answers import Problem, Skip
 from grader.engine.judge import failure, judge
-from grader.engine.learner import Learner, Stop
+from grader.engine.learner import Learner, LoadFailure, Stop
 from grader.engine.outcomes import Cause, Failure, Said, Status
 from grader.engine.plan import Plan
 from grader.engine.shrink import StopShrinking
@@ -96,7 +96,8 @@ def run_property(prop: Property, task_id: str, learner: Learner, strict: bool) -
         found = first_failure(prop, task_id, attempt)
         if found is None:
             return None
-        return smallest_failure(prop.name, *found, attempt.fails_like(found[1]))
+        fails = attempt.fails_like(found[1])
+        return smallest_failure(prop.name, *found, fails, attempt.afresh(fails))
     except StopProperty as stop:
         return stop.failure
     except Unsatisfiable:
@@ -197,6 +198,19 @@ class Attempt:
             return found if found is not None and same_way(first, found) else None
 
         return fails
+
+    def afresh(self, fails: Callable[[Any], Failure | None]) -> Callable[[Any], Failure | None]:
+        """``fails`` on a fresh process that loaded the learner's code again (a code that no
+        longer loads keeps the failure it had)."""
+
+        def run(value: Any) -> Failure | None:
+            try:
+                self.learner.load()
+            except LoadFailure:
+                raise StopShrinking() from None
+            return fails(value)
+
+        return run
 
 
 def _judged(

@@ -16,7 +16,11 @@ from grader.engine.shrink import ATTEMPTS, StopShrinking, shrink
 
 
 def smallest_failure(
-    prop: str, value: Any, first: Failure, fails: Callable[[Any], Failure | None]
+    prop: str,
+    value: Any,
+    first: Failure,
+    fails: Callable[[Any], Failure | None],
+    afresh: Callable[[Any], Failure | None] | None = None,
 ) -> Failure:
     """The failure of the smallest example of property ``prop`` (its name) that still fails.
 
@@ -27,22 +31,25 @@ def smallest_failure(
         fails: runs one example through the same path as every example: its failure, None
             when it passes or fails another way (see :func:`same_way`); it may raise
             :class:`~grader.engine.shrink.StopShrinking` to keep the smallest found so far.
+        afresh: like ``fails``, on a fresh process that loaded the code again (default:
+            ``fails``): the example shown is run once more there.
 
     Returns:
         The smallest example's failure, naming the promise that example breaks, carrying
         the example (:class:`~grader.engine.outcomes.Example`), and noting it when the
-        example, run again, passed (code that keeps state between calls).
+        example passes on its own: the learner's code kept something from the examples
+        before it (a cache, a global), and the case shown does not fail when pasted.
     """
     shrunk = shrink(value, fails, ATTEMPTS, first)
     found = replace(
         shrunk.failure, example=Example(prop, shrunk.value, shrunk.attempts, shrunk.minimal)
     )
-    if shrunk.value is not value and found.status is Status.FAILED:
+    if found.status is Status.FAILED:
         try:
-            again = fails(shrunk.value)
+            again = (afresh or fails)(shrunk.value)
         except StopShrinking:
             again = found
-        if again is None:  # failed once and not again: the learner's code keeps state
+        if again is None:
             found = found.noting(Said("note.flaky"))
     return found
 

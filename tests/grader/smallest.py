@@ -47,8 +47,9 @@ class Shown:
     """One mutant's shown case (its value, written out): its promise, its size (calls the
     transcript makes, loops counted round by round; its loops; the characters of its texts),
     the attempts and CPU seconds (every process) its grade took, whether shrinking finished,
-    whether the case fails again, and its reductions that still fail: the same way, or
-    another way (each with the promise it breaks)."""
+    whether the report notes that the case passes on its own, whether it fails again (on a
+    fresh process), and its reductions that still fail: the same way, or another way (each
+    with the promise it breaks)."""
 
     name: str
     case: str
@@ -58,6 +59,7 @@ class Shown:
     characters: int
     attempts: int
     minimal: bool
+    flaky: bool
     again: bool
     same_way: tuple[str, ...]
     other_way: tuple[str, ...]
@@ -119,6 +121,7 @@ def examine(name: str) -> Shown:
         measure(example.value)[3],
         example.attempts,
         example.minimal,
+        Said("note.flaky") in failure.notes,
         again is not None and same_way(failure, again),
         tuple(repr(c)[:300] for c, found in tried if found and same_way(failure, found)),
         tuple(
