@@ -9,9 +9,9 @@ import pytest
 from grader.engine import transcript
 from grader.engine.answers import EventView
 from grader.engine.difference import find, first_change, first_difference
-from grader.engine.outcomes import Said
+from grader.engine.outcomes import Failure, Said, Status, TaskResult
 from grader.engine.programs import Block
-from grader.frontends.report import said
+from grader.frontends.report import said, task_lines
 from grader.i18n import using_language
 
 
@@ -99,3 +99,19 @@ def test_a_loop_in_one_line_is_still_a_loop() -> None:
     pairs = transcript.loop_summary(Block("pairs", 40, ("a",), "l"), "log1")
     assert pairs.startswith('40 \u00d7 (append_event(log1, "a", "tool_call"') and "; " in pairs
     assert transcript.loop(block, "log1").startswith("for i in range(1005):")
+
+
+def test_the_report_shows_the_difference_in_bold_below_the_two_values() -> None:
+    difference = first_difference(["ab"], ["ac"])
+    assert difference is not None
+    outcome = (
+        Said("outcome.returned", {"value": '["ab"]'}),
+        Said("outcome.expected", {"value": '["ac"]'}),
+        difference,
+    )
+    failure = Failure("replay.mapping", lines=("replay_session(log0, 'a')",), outcome=outcome)
+    result = TaskResult("replay", 4, 20, Status.FAILED, failure)
+    with using_language("en"):
+        lines = list(task_lines(result))
+    styles = [style for line, style in lines if "first differ" in line]
+    assert styles == ["bold"] and next(s for line, s in lines if "-> expected" in line) == ""
