@@ -9,10 +9,15 @@ reduction of it are run through the same path as a grade (see :mod:`tests.grader
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from grader.engine.outcomes import Said
-from tests.grader.smallest import BY_NAME, Shown, calls_shown, examine_all
+from grader.run import grade
+from grader.tasks import TASKS_BY_ID
+from tests.grader.smallest import BY_NAME, SETTINGS, Shown, calls_shown, examine_all
+from tests.implementations.corpus import Mutant, write_mutant
 from tests.implementations.mutants import MUTANTS
 
 #: Grading the corpus and running every reduction takes minutes on a busy machine.
@@ -81,6 +86,20 @@ def test_the_same_code_gets_the_same_case_every_time(shown: dict[str, Shown]) ->
     again = {case.name: case for case in examine_all(list(TWICE))}
     for name in TWICE:
         assert (again[name].case, again[name].attempts) == (shown[name].case, shown[name].attempts)
+
+
+def test_a_refused_subclass_of_str_is_named_so_not_after_the_mapping_passed_beside_it(
+    tmp_path: Path,
+) -> None:
+    # Issue 27: a boundary program holds an append with a Text session id and a read-only
+    # mapping payload; refused, it was blamed on the mapping (its first unusual trait).
+    edit = ("    if not isinstance(session_id, str) or not session_id:\n",
+            "    if type(session_id) is not str or not session_id:\n")  # fmt: skip
+    mutant = Mutant("refuses_str_subclasses", "c07_tuple_log", "append_and_ids", "", (edit,))
+    path = write_mutant(mutant, tmp_path)
+    report = grade(str(path), (TASKS_BY_ID["append_and_ids"],), SETTINGS, lanes=1)
+    failure = report.results[0].failure
+    assert failure is not None and failure.promise == "accept.text_subclass", failure
 
 
 def test_the_calls_of_a_transcript_count_each_round_of_a_loop() -> None:

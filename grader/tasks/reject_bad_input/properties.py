@@ -114,8 +114,10 @@ class RefusalTable:
     separators: tuple[int, ...]
 
     def reductions(self) -> Iterator[RefusalTable]:
-        """The table with rows cut from one of its parts (see :mod:`grader.engine.shrink`)."""
-        for part in ("empty", "opened", "separators"):
+        """The table with rows cut from one of its parts (see :mod:`grader.engine.shrink`):
+        the parts that need a call of their own first, so that a row that fails on the empty
+        log is shown there."""
+        for part in ("separators", "opened", "empty"):
             for kept in shorter_sequences(getattr(self, part), every_item=True):
                 yield replace(self, **{part: tuple(kept)})
 
