@@ -1,8 +1,9 @@
 """The case a report shows for each mutant, examined: how big it is, how much shrinking it
 cost, and what each of its one-step reductions does when the mutant's code runs it.
 
-Graded without a sandbox, through the same path as a grade (:class:`Attempt`), one mutant per
-worker process. ``python -m tests.grader.smallest [NAME ...]`` prints the figures as a table.
+Graded without a sandbox (in process), through the same path as a grade (:class:`Trial`), one
+mutant per worker process. ``python -m tests.grader.smallest [NAME ...]`` prints the figures
+as a table.
 """
 
 from __future__ import annotations
@@ -20,20 +21,19 @@ from pathlib import Path
 from typing import Any
 
 from grader.engine.answers import Skip
+from grader.engine.learner import Clock, Learner
 from grader.engine.outcomes import Failure, Said
-from grader.engine.properties import Attempt
 from grader.engine.shrink import reductions
 from grader.engine.sizes import measure
 from grader.engine.smallest import same_way
+from grader.engine.trial import Trial
 from grader.i18n import using_language
-from grader.run import grade, learners
-from grader.settings import Settings
+from grader.run import grade_in_process
 from grader.tasks import TASKS_BY_ID
-from grader.transport import isolation, workspace
+from grader.transport.inprocess import InProcessTransport
 from tests.implementations.corpus import write_mutant
 from tests.implementations.mutants import MUTANTS
 
-SETTINGS = Settings(isolation="none")
 BY_NAME = {mutant.name: mutant for mutant in MUTANTS}
 #: The five functions, as a transcript calls them.
 CALL = re.compile(
@@ -95,20 +95,21 @@ def examine(name: str) -> Shown:
         path = write_mutant(mutant, Path(folder))
         started = _cpu()
         with using_language("en"):
-            report = grade(str(path), (task,), SETTINGS, lanes=1)
+            report = grade_in_process(str(path), (task,))
         cpu = _cpu() - started
         failure = report.results[0].failure
         assert failure is not None and failure.example is not None, (name, failure)
         example = failure.example
         prop = next(prop for prop in task.properties if prop.name == example.prop)
-        learner = learners(workspace.resolve(str(path)), isolation.choose("none"), SETTINGS)()
+        learner = Learner(InProcessTransport(str(path)), Clock())
         try:
             learner.begin_task()
-            attempt = Attempt(prop, learner, task.strict)
-            again = _run(attempt, example.value)
-            tried = [
-                (candidate, _run(attempt, candidate)) for candidate in reductions(example.value)
-            ]
+            trial = Trial(prop, learner, task.strict)
+            again = _run(trial, example.value)
+            tried = []
+            for candidate in reductions(example.value):
+                learner.load()  # each on a fresh kernel, as the case shown is run
+                tried.append((candidate, _run(trial, candidate)))
         finally:
             learner.close()
     calls, loops = calls_shown(failure.lines)
@@ -134,9 +135,9 @@ def examine(name: str) -> Shown:
     )
 
 
-def _run(attempt: Attempt, value: Any) -> Failure | None:
+def _run(trial: Trial, value: Any) -> Failure | None:
     try:
-        return attempt(value)
+        return trial.attempt(value)
     except Skip:
         return None
 

@@ -14,9 +14,9 @@ from pathlib import Path
 import pytest
 
 from grader.engine.outcomes import Said
-from grader.run import grade
+from grader.run import grade_in_process
 from grader.tasks import TASKS_BY_ID
-from tests.grader.smallest import BY_NAME, SETTINGS, Shown, calls_shown, examine_all
+from tests.grader.smallest import BY_NAME, Shown, calls_shown, examine_all
 from tests.implementations.corpus import Mutant, write_mutant
 from tests.implementations.mutants import MUTANTS
 
@@ -97,7 +97,7 @@ def test_a_refused_subclass_of_str_is_named_so_not_after_the_mapping_passed_besi
             "    if type(session_id) is not str or not session_id:\n")  # fmt: skip
     mutant = Mutant("refuses_str_subclasses", "c07_tuple_log", "append_and_ids", "", (edit,))
     path = write_mutant(mutant, tmp_path)
-    report = grade(str(path), (TASKS_BY_ID["append_and_ids"],), SETTINGS, lanes=1)
+    report = grade_in_process(str(path), (TASKS_BY_ID["append_and_ids"],))
     failure = report.results[0].failure
     assert failure is not None and failure.promise == "accept.text_subclass", failure
 
