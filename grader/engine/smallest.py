@@ -4,11 +4,19 @@ This is where a grade meets the shrinker (:mod:`grader.engine.shrink`): whatever
 first failing example (by digest or in full, see :mod:`grader.engine.trial`) hands it here
 with a way to run one more example through the same path, and a way to start a fresh kernel.
 
-A fresh kernel at both ends makes the case shown a property of the code alone, never of the
-examples that happened to run before it in the same kernel (code that keeps state between
-calls answers differently after a hundred examples than after ten): shrinking starts on a
-fresh kernel, from the first example's failure as that kernel sees it, and the case shown is
-run once more on another, and shown as it fails there.
+Fresh kernels make the case shown a property of the code alone, never of the examples that
+happened to run before it in the same kernel: code that keeps state between calls (a list
+shared by every empty read, a cache) answers differently after a hundred examples than after
+ten, and a grade by digest runs other examples before a failing one than a grade in full.
+So a wrong answer is run again on a fresh kernel, and shrunk from the failure it has there:
+
+* where it fails there (almost always), every smaller candidate runs on a fresh kernel of
+  its own, so the case shown fails when pasted alone, and each of its reductions passes
+  alone (where a fresh kernel costs seconds, a browser's, the candidates share one, started
+  fresh, and the case shown is run once more on another);
+* where it passes there (it fails only after other examples), the kernel that ran it once
+  runs it again, then the candidates: what ran before each is then the same in any grade,
+  and the report notes that the case passes on its own.
 """
 
 from __future__ import annotations
@@ -24,7 +32,7 @@ Run = Callable[[Any], Failure | None]
 
 
 def smallest_failure(
-    prop: str, value: Any, first: Failure, run: Run, fresh: Callable[[], None]
+    prop: str, value: Any, first: Failure, run: Run, fresh: Callable[[], None], cheap: bool
 ) -> Failure:
     """The failure of the smallest example of property ``prop`` (its name) that still fails.
 
@@ -36,60 +44,46 @@ def smallest_failure(
             when it passes; it may raise :class:`~grader.engine.shrink.StopShrinking` to keep
             the smallest found so far.
         fresh: starts a fresh kernel with the code loaded again (may raise StopShrinking).
+        cheap: whether a fresh kernel costs milliseconds (one per candidate), not seconds.
 
     Returns:
-        The smallest example's failure, naming the promise that example breaks, carrying
-        the example (:class:`~grader.engine.outcomes.Example`), and noting it when the
-        example passes on its own: the learner's code kept something from the examples
-        before it (a cache, a global), and the case shown does not fail when pasted.
-        A wrong answer is shown as a fresh kernel gives it, so the case is the same whatever
-        ran before it (by digest or in full); a hang or a crash is not run again on fresh
-        kernels: it costs its CPU limit each time, and does not depend on what ran before.
+        The smallest example's failure, naming the promise that example breaks (the one a
+        fresh kernel shows), carrying the example (:class:`~grader.engine.outcomes.Example`),
+        and noting it when the example passes on its own. A hang or a crash is not run again
+        on fresh kernels: it costs its CPU limit each time, and does not depend on what ran
+        before.
     """
-    fails = _same_way_as(first, run)
-    alone = False  # whether the case fails on a fresh kernel, with nothing run before it
+
+    def alone(candidate: Any) -> Failure | None:
+        fresh()
+        return run(candidate)
+
+    each, checked = run, False  # how candidates run; whether the case shown is run alone
     if first.status is Status.FAILED:
-        again = _on_fresh_kernel(value, first, fails, fresh)
-        if again is not None:  # it fails on its own: so must every smaller case shown
-            first, fails, alone = again, _confirmed(fails, fresh), True
-    shrunk = shrink(value, fails, ATTEMPTS, first)
+        again = _guarded(alone, value, first)
+        if again is not None and again.status is Status.FAILED:
+            first, each, checked = again, alone if cheap else run, cheap
+        else:  # it fails only after other examples: here, after itself
+            first = _guarded(run, value, first) or first
+    shrunk = shrink(value, _same_way_as(first, each), ATTEMPTS, first)
     found = replace(
         shrunk.failure, example=Example(prop, shrunk.value, shrunk.attempts, shrunk.minimal)
     )
-    if alone or found.status is not Status.FAILED:
-        return found  # (a confirmed failure is already the one a fresh kernel shows)
-    again = _on_fresh_kernel(shrunk.value, found, _same_way_as(first, run), fresh)
+    if checked or found.status is not Status.FAILED:
+        return found
+    again = _guarded(_same_way_as(found, alone), shrunk.value, found)
     if again is None:
         return found.noting(Said("note.flaky"))
     return replace(again, example=found.example)
 
 
-def _on_fresh_kernel(
-    value: Any, known: Failure, fails: Run, fresh: Callable[[], None]
-) -> Failure | None:
-    """``value``'s failure on a fresh kernel: None when it passes there; ``known`` when no
-    fresh kernel could be had (the code no longer loads, the task is out of time)."""
+def _guarded(run: Run, value: Any, known: Failure) -> Failure | None:
+    """``run(value)``, or ``known`` when it could not run (the code no longer loads, the
+    task is out of time)."""
     try:
-        fresh()
-        return fails(value)
+        return run(value)
     except StopShrinking:
         return known
-
-
-def _confirmed(fails: Run, fresh: Callable[[], None]) -> Run:
-    """``fails``, where a candidate that fails is run again on a fresh kernel, and counts
-    only if it fails there too: what earlier candidates left in the kernel (a shared list
-    they filled, a cache) must not make a case look smaller than one that fails on its own.
-    A candidate that passes costs no fresh kernel: what they leave makes code fail more,
-    and only a failure is kept."""
-
-    def confirmed(value: Any) -> Failure | None:
-        if fails(value) is None:
-            return None
-        fresh()
-        return fails(value)
-
-    return confirmed
 
 
 def _same_way_as(first: Failure, run: Run) -> Run:

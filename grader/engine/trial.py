@@ -142,7 +142,8 @@ class Trial:
         :mod:`grader.engine.smallest`): each smaller candidate asked of the learner's code."""
         from grader.engine.smallest import smallest_failure
 
-        return smallest_failure(self.prop.name, value, first, self._candidate, self._fresh)
+        cheap = self.learner.cheap_kernels
+        return smallest_failure(self.prop.name, value, first, self._candidate, self._fresh, cheap)
 
     def _candidate(self, value: Any) -> Failure | None:
         """A candidate run while shrinking: its failure, or None (it passes, or is no example
@@ -183,9 +184,11 @@ def _judged(
     plan: Plan, answers: list[Any], stop: Stop | None, learner: Learner
 ) -> tuple[tuple[int, Problem] | None, Stop | None]:
     """Judge the answers; when a change reached a read and the answer cannot say which
-    change did it, run the example again reading after every change. Should the second run
-    pass (learner code that behaves differently each time), the first answers are judged as
-    they are, with every change shown."""
+    change did it, run the example again reading after every change, on a fresh kernel where
+    one is cheap (the first run may have changed what the code keeps between calls: a list
+    every empty read shares). Should the second run pass (learner code that behaves
+    differently each time), the first answers are judged as they are, with every change
+    shown."""
     try:
         return judge(plan, answers), stop
     except Imprecise:
@@ -193,6 +196,11 @@ def _judged(
     for step in plan.steps:
         if isinstance(step, Mutate):
             step.precise = True
+    try:
+        if learner.cheap_kernels:
+            learner.load()
+    except LoadFailure:
+        return judge(plan, answers), stop
     again, stopped = learner.run([plan.request()])
     found = judge(plan, again)
     if found is not None or stopped is not None:
