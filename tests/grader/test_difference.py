@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -12,7 +13,13 @@ from grader.engine.difference import find, first_change, first_difference
 from grader.engine.outcomes import Failure, Said, Status, TaskResult
 from grader.engine.programs import Block
 from grader.frontends.report import said, task_lines
+from grader.frontends.site import page
 from grader.i18n import using_language
+from grader.run import grade_in_process
+from grader.tasks import select
+from tests.grader.conftest import run_grader
+from tests.implementations.corpus import write_mutant
+from tests.implementations.mutants import MUTANTS
 
 
 def event(event_id: int, content: Any, session: str = "a") -> EventView:
@@ -115,3 +122,37 @@ def test_the_report_shows_the_difference_in_bold_below_the_two_values() -> None:
         lines = list(task_lines(result))
     styles = [style for line, style in lines if "first differ" in line]
     assert styles == ["bold"] and next(s for line, s in lines if "-> expected" in line) == ""
+
+
+@pytest.fixture(scope="module")
+def camel_case_replay(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A replay that names the tool message's key ``toolCallId``: its answer differs from the
+    expected one in one key of one message."""
+    mutant = next(mutant for mutant in MUTANTS if mutant.name == "replay_camelcase_key")
+    return write_mutant(mutant, tmp_path_factory.mktemp("camel"))
+
+
+#: Where that replay first differs, as both front ends show it.
+CAMEL_DIFFERENCE = 'they first differ at [1]["tool_call_id"]: nothing came back there, expected'
+
+
+def test_the_command_line_shows_where_a_wrong_replay_first_differs(
+    camel_case_replay: Path,
+) -> None:
+    finished = run_grader("--target", str(camel_case_replay), "--task", "replay")
+    assert finished.returncode == 1, finished.stderr
+    assert CAMEL_DIFFERENCE in finished.stdout, finished.stdout
+
+
+def test_the_page_shows_where_a_wrong_replay_first_differs_in_bold(
+    camel_case_replay: Path,
+) -> None:
+    # The page renders the report the engine worker graded (kept as data) into styled lines;
+    # its script gives a line styled "bold" the class line-bold.
+    with using_language("en"):
+        page._last["report"] = grade_in_process(str(camel_case_replay), select(["replay"]))
+    try:
+        lines = page.answer("en")["lines"]
+    finally:
+        page._last.clear()
+    assert [style for line, style in lines if CAMEL_DIFFERENCE in line] == ["bold"], lines
