@@ -20,8 +20,9 @@ from tests.grader.smallest import BY_NAME, Shown, calls_shown, examine_all
 from tests.implementations.corpus import Mutant, write_mutant
 from tests.implementations.mutants import MUTANTS
 
-#: Grading the corpus and running every reduction takes minutes on a busy machine.
-pytestmark = pytest.mark.timeout(1800)
+#: Grading the corpus and running every reduction, each on a fresh kernel, takes minutes of
+#: CPU time, and far more of the wall clock on a busy machine.
+pytestmark = [pytest.mark.slow, pytest.mark.timeout(3600)]
 NAMES = [mutant.name for mutant in MUTANTS]
 #: The most calls a case may take to show a bug that needs no size.
 DOZEN = 12
