@@ -75,7 +75,7 @@ def append_event(
         - Event ids form one sequence shared by all sessions: the first event gets 1, every
           later one the previous id + 1, with no gaps, however long the log grows.
         - The event carries the session_id and type it was appended with, and a payload
-          equal to the one given (see "equal" above), extra keys included.
+          equal to the one given, type for type (1 is not True nor 1.0), extra keys included.
         - The log passed in never changes: after the append, appending to it or reading it
           gives the same answers as just before.
         - Logs are independent values: appending to an older log starts a branch (the event

@@ -33,7 +33,7 @@ EN = {
     "outcome.too_large": "the value returned is too large to compare (millions of items)",
     "outcome.called_exit": "called sys.exit({code}): a function must return or raise, never exit",
     "outcome.raised_control": "raised {kind}: a function must return or raise an Exception",
-    "outcome.in_loop": "in the loop's round {number}:",
+    "outcome.in_loop": "in {loop}, the append number {number}:",
     "outcome.read_before": "before: {value}",
     "outcome.read_after": "after:  {value}",
     "outcome.expected_value_error": "expected: raises ValueError (or a subclass) and appends nothing",
@@ -73,19 +73,21 @@ EN = {
     "cause.grader": "The grader itself failed; please report this.",
     "hint.cause.timed_out.1": (
         "A call never returned: look for a loop whose condition never changes, or recursion "
-        "without an end, in the call shown last."
+        "without an end."
     ),
     "hint.cause.timed_out.2": (
-        "Run the calls shown above yourself; if they only get slow, look for work that grows "
-        "with the square of the log (copying it on every step of a loop)."
+        "Call your functions yourself on a log of a few thousand events; if they only get "
+        "slow, look for work that grows with the square of the log (copying it on every step "
+        "of a loop)."
     ),
     "hint.cause.error.1": (
         "A function must return a value or raise an exception: never exit, never end the "
         "process, never write into the grader's channel."
     ),
-    "hint.cause.error.2": "Run the calls shown above yourself and look at what happens.",
+    "hint.cause.error.2": "Call your functions yourself in a plain Python session and watch what happens to it.",
     "hint.cause.tampered.1": (
-        "Solutions need none of this: remove the code named above and grade again."
+        "Solutions need none of this: remove the code that reaches for files, processes, "
+        "sockets or the grader, and grade again."
     ),
     "hint.cause.tampered.2": "The standard library's ordinary modules (copy, json, dataclasses, ...) are all you need.",
     "hint.not_implemented.1": "Write the functions this task names; the docstrings say what each must do.",
@@ -115,7 +117,7 @@ EN = {
     "load.timed_out": "Importing it did not finish within {seconds:g} seconds.",
     "load.died": "The process stopped while importing it (exit code {code}).",
     "load.broke": "While it was imported, its process wrote into the grader's channel.",
-    "load.tampered": "While it was imported, it tried to reach the grader or the system (see the reports).",
+    "load.tampered": "While it was imported, it tried to reach the grader or the system.",
     # --- the report -----------------------------------------------------------------------
     "report.title": "Grading {target}",
     "report.task": "{number}. {name}",
@@ -308,7 +310,7 @@ ZH: dict[str, tuple[str, str]] = {
     "outcome.too_large": ("767d4ead", "返回值太大（有上百万个元素），没法比较"),
     "outcome.called_exit": ("942f6f6f", "调用了 sys.exit({code})：函数只能返回或抛出异常，不能退出"),
     "outcome.raised_control": ("d0290000", "抛出了 {kind}：函数只能返回，或者抛出 Exception 及其子类"),
-    "outcome.in_loop": ("a6a59365", "循环的第 {number} 轮："),
+    "outcome.in_loop": ("e7266883", "{loop} 中的第 {number} 次追加："),
     "outcome.read_before": ("e08be8e3", "之前：{value}"),
     "outcome.read_after": ("99833a2e", "之后：{value}"),
     "outcome.expected_value_error": ("059bd264", "应当：抛出 ValueError（或其子类），并且不追加任何事件"),
@@ -333,11 +335,11 @@ ZH: dict[str, tuple[str, str]] = {
     "cause.tampered": ("f7c8b132", "你的代码试图以正常解答用不到的方式接触判题器（或系统），因此不得分。它尝试了："),
     "cause.reload": ("3f976795", "在新进程里重新加载你的代码时失败了。"),
     "cause.grader": ("81162ef8", "判题器自身出错了，请报告这个问题。"),
-    "hint.cause.timed_out.1": ("1bb385ab", "有一次调用一直没有返回：在最后列出的那次调用里，找找条件永远不变的循环，或者没有终止条件的递归。"),
-    "hint.cause.timed_out.2": ("d32a57cc", "自己运行一遍上面列出的调用；如果只是变慢，找找随日志长度平方增长的开销（比如在循环的每一步都复制一遍日志）。"),
+    "hint.cause.timed_out.1": ("4e4b91d0", "有一次调用一直没有返回：找找条件永远不变的循环，或者没有终止条件的递归。"),
+    "hint.cause.timed_out.2": ("c45c1eba", "自己在几千个事件的日志上调用你的函数；如果只是变慢，找找随日志长度平方增长的开销（比如在循环的每一步都复制一遍日志）。"),
     "hint.cause.error.1": ("7033986f", "函数只能返回值或抛出异常：不要退出，不要结束进程，也不要往判题器的通道里写东西。"),
-    "hint.cause.error.2": ("98fb6cf2", "自己运行一遍上面列出的调用，看看发生了什么。"),
-    "hint.cause.tampered.1": ("37ed36b0", "正常的解答用不到这些：删掉上面指出的代码，然后重新判题。"),
+    "hint.cause.error.2": ("c70b63ce", "在普通的 Python 会话里自己调用你的函数，看看这个会话发生了什么。"),
+    "hint.cause.tampered.1": ("a8286f81", "正常的解答用不到这些：删掉接触文件、进程、套接字或判题器的代码，然后重新判题。"),
     "hint.cause.tampered.2": ("cbdca09e", "标准库里的常规模块（copy、json、dataclasses 等）就够用了。"),
     "hint.not_implemented.1": ("36699fcf", "写出这个任务列出的函数；每个函数该做什么，docstring 里都写了。"),
     "hint.not_implemented.2": ("ff73cd9c", "按顺序来：先写任务 1 的函数，之后每个任务再多写一个函数。"),
@@ -358,7 +360,7 @@ ZH: dict[str, tuple[str, str]] = {
     "load.timed_out": ("889208cd", "导入没有在 {seconds:g} 秒内完成。"),
     "load.died": ("3cfea145", "导入时进程退出了（退出码 {code}）。"),
     "load.broke": ("f054a72f", "导入过程中，它的进程往判题器的通道里写了东西。"),
-    "load.tampered": ("b357cd4b", "导入过程中，它试图接触判题器或系统（详见下面的记录）。"),
+    "load.tampered": ("89ae0eb4", "导入过程中，它试图接触判题器或系统。"),
     "report.title": ("ae3ed5d2", "判题：{target}"),
     "report.task": ("406b17c6", "{number}. {name}"),
     "report.broken": ("2370127b", "违反的约定：{sentence}"),
@@ -483,4 +485,27 @@ ZH: dict[str, tuple[str, str]] = {
     "load.machine_busy": ("b1d771a0", "机器太忙，没能及时导入它。这是判题器的问题，不是提交的问题：等机器空闲一些再判一次。"),
     "note.wall_clock_limits": ("317b19e5", "这里的时间限制按时钟秒数算（这里数不了 CPU 时间）：机器很忙时，正确但较慢的提交也可能超时。"),
 }
+# fmt: on
+
+# --- where a wrong answer first differs from the expected one, or a read first changed ------
+# (grader.engine.difference): the path is Python, and each side a value as Python writes it.
+EN.update(
+    {
+        "outcome.differs_at": "they first differ at {path}: returned {first}, expected {second}",
+        "outcome.missing_at": "they first differ at {path}: nothing came back there, expected {second}",
+        "outcome.extra_at": "they first differ at {path}: returned {first}, where nothing was expected",
+        "outcome.changed_at": "it first changed at {path}: {first} before, {second} after",
+        "outcome.removed_at": "it first changed at {path}: {first} before, gone after",
+        "outcome.added_at": "it first changed at {path}: nothing before, {second} after",
+    }
+)
+# fmt: off
+ZH.update({
+    "outcome.differs_at": ("99b8ddbd", "两者第一处不同在 {path}：返回的是 {first}，应为 {second}"),
+    "outcome.missing_at": ("547450a9", "两者第一处不同在 {path}：返回值里没有这一项，应为 {second}"),
+    "outcome.extra_at": ("19ce7dc3", "两者第一处不同在 {path}：返回了 {first}，而这里本不该有东西"),
+    "outcome.changed_at": ("592b8529", "第一处变化在 {path}：之前是 {first}，之后是 {second}"),
+    "outcome.removed_at": ("d8efbce8", "第一处变化在 {path}：之前是 {first}，之后没有了"),
+    "outcome.added_at": ("23aec8c7", "第一处变化在 {path}：之前没有，之后多了 {second}"),
+})
 # fmt: on

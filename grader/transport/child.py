@@ -54,6 +54,7 @@ class ChildTransport:
     _sandbox: Sandbox | None = field(default=None, init=False)
 
     measures_cpu = True
+    cheap_kernels = True  # a fork of the sandbox's zygote
 
     def kernel(self) -> ChildKernel:
         if self._sandbox is None:

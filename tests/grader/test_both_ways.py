@@ -12,9 +12,15 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
+import pytest
+
 from grader.engine.outcomes import Report
 from tests.grader.conftest import CORRECT_FILES, grade_all
 from tests.implementations.mutants import MUTANTS
+
+#: The corpus graded twice, every failure shrunk both times: minutes of CPU time, and far
+#: more of the wall clock on a busy machine.
+pytestmark = [pytest.mark.slow, pytest.mark.timeout(3600)]
 
 
 def _shown(report: Report) -> list[tuple[object, ...]]:

@@ -884,6 +884,7 @@ INPUT_CLASS_MUTANTS: tuple[Mutant, ...] = (
         "Ids are kept in one byte: the 256th event gets id 1 again.",
         ((C07_ID, "    event = Event(len(log) % 255 + 1, session_id, event_type, items)\n"),),
         frozenset({"read_and_resume", "replay", "reject_bad_input"}),
+        needs_size="the first wrong id is the 256th event's",
     ),
     Mutant(
         "reads_scan_the_last_100",
@@ -897,6 +898,7 @@ INPUT_CLASS_MUTANTS: tuple[Mutant, ...] = (
             ),
         ),
         frozenset({"replay", "reject_bad_input"}),
+        needs_size="a read loses events only from a log of more than 100",
     ),
     Mutant(
         "reads_sorted_by_text_id",
@@ -910,6 +912,7 @@ INPUT_CLASS_MUTANTS: tuple[Mutant, ...] = (
             ),
         ),
         frozenset({"replay", "reject_bad_input"}),
+        needs_size="ids sort wrongly as text only from id 10 on: a session of ten events",
     ),
     Mutant(
         "sessions_compared_after_nfc",
@@ -961,6 +964,7 @@ INPUT_CLASS_MUTANTS: tuple[Mutant, ...] = (
             ),
         ),
         frozenset({"append_and_ids"}),
+        needs_size="a call is forgotten only 50 events after it was made",
     ),
     Mutant(
         "long_content_refused",
@@ -1077,6 +1081,7 @@ INPUT_CLASS_MUTANTS: tuple[Mutant, ...] = (
                 '            if previous == "tool_call" and len(messages[-1]["tool_calls"]) < 5:\n',
             ),
         ),
+        needs_size="a run of calls splits only at its sixth call",
     ),
     Mutant(
         "replay_passes_the_name_key",

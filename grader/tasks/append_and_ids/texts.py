@@ -17,7 +17,7 @@ EN = {
     ),
     "promise.append.event_fields": (
         "The event carries the session_id and type it was appended with, and a payload equal to "
-        'the one given (see "equal" above), extra keys included.'
+        "the one given, type for type (1 is not True nor 1.0), extra keys included."
     ),
     "promise.append.old_log_unchanged": (
         "The log passed in never changes: after the append, appending to it or reading it gives "
@@ -115,7 +115,7 @@ ZH: dict[str, tuple[str, str]] = {
     "promise.append.returns_pair": ("45378b9f", "返回一个二元组：先是新日志，再是事件。"),
     "promise.append.event_attributes": ("0b1a61be", "事件有 event_id（int）、session_id 和 type（str）以及 payload（映射）这几个属性。"),
     "promise.append.event_ids": ("d06bf46b", "所有会话共用同一个事件 id 序列：第一个事件是 1，之后每个事件都是前一个 id 加 1，中间没有空缺，日志再长也一样。"),
-    "promise.append.event_fields": ("1aad6f3a", "事件带着追加时给的 session_id 和 type，payload 与传入的相等（见上文对“相等”的说明），多出来的键也要保留。"),
+    "promise.append.event_fields": ("124e577a", "事件带着追加时给的 session_id 和 type，payload 与传入的相等，类型也要一样（1 不等于 True，也不等于 1.0），多出来的键也要保留。"),
     "promise.append.old_log_unchanged": ("3649adef", "传入的日志永远不变：这次追加之后，再向它追加或者读取它，结果都和追加之前一样。"),
     "promise.append.branches": ("5bba84a4", "日志是互相独立的值：向一个旧日志追加会开出一个分支（新事件拿到那个日志的下一个 id，新日志里是那个日志的事件加上这个新事件），而向一个日志追加永远不会改变另一个日志。"),
     "promise.append.caller_payload_copied": ("295f1485", "payload 会被复制一份：调用方之后修改自己的映射，不管改在哪一层（元组里的列表、MappingProxyType 背后的字典），日志都不受影响。"),

@@ -8,12 +8,16 @@ extra ``call_id`` key on a message, a session id that is a subclass of ``str``).
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from dataclasses import dataclass, replace
+
 from hypothesis import strategies as st
 
 from grader.engine.oracle import OPEN, ModelLog, Refusal
 from grader.engine.plan import Plan
 from grader.engine.programs import Append, Block, Program, Style, programs, sweep, tagged
 from grader.engine.properties import Property
+from grader.engine.reduce_data import shorter_sequences
 from grader.engine.steps import LogVar
 from grader.tasks.reject_bad_input.bad_input import (
     SEPARATORS,
@@ -99,17 +103,41 @@ def acceptance(plan: Plan, program: Program) -> None:
         plan.read_events(log, session)
 
 
-def refusal_table(plan: Plan, _: object) -> None:
+@dataclass(frozen=True)
+class RefusalTable:
+    """The rows of the refusal table an example holds (every row, until a failure is
+    shrunk to the few that show it): the bad appends on an empty log, those next to an open
+    call, and the separators whose joined keys are tried."""
+
+    empty: tuple[BadAppend, ...]
+    opened: tuple[BadAppend, ...]
+    separators: tuple[int, ...]
+
+    def reductions(self) -> Iterator[RefusalTable]:
+        """The table with rows cut from one of its parts (see :mod:`grader.engine.shrink`):
+        the parts that need a call of their own first, so that a row that fails on the empty
+        log is shown there."""
+        for part in ("separators", "opened", "empty"):
+            for kept in shorter_sequences(getattr(self, part), every_item=True):
+                yield replace(self, **{part: tuple(kept)})
+
+
+def refusal_table(plan: Plan, table: RefusalTable) -> None:
     """Every bad append that needs no history, on an empty log and next to an open call;
     then, for every separator a learner might join keys with, the result that a joined key
     would wrongly let through."""
     empty = plan.create()
-    refuse_all(plan, empty, every_rule("a", ModelLog()), ["a"])
-    opened, _ = plan.append(empty, _call("a", "call_1"))
-    refuse_all(plan, opened, every_rule("a", opened.model), ["a"])
+    if table.empty:
+        refuse_all(plan, empty, list(table.empty), ["a"])
+    if table.opened:
+        opened, _ = plan.append(empty, _call("a", "call_1"))
+        refuse_all(plan, opened, list(table.opened), ["a"])
+    if not table.separators:
+        return
     log = plan.create()
     rows = []
-    for number, sep in enumerate(SEPARATORS):
+    for number in table.separators:
+        sep = SEPARATORS[number]
         owner, call = f"s{number}" + sep + "b", "c"
         log, _ = plan.append(log, _call(owner, call))
         rows.append(
@@ -129,6 +157,15 @@ def refusal_table(plan: Plan, _: object) -> None:
             )
         )
     refuse_all(plan, log, rows, [])
+
+
+def _full_table() -> RefusalTable:
+    opened, _ = ModelLog().append("a", "tool_call", _call("a", "call_1").payload)
+    return RefusalTable(
+        tuple(every_rule("a", ModelLog())),
+        tuple(every_rule("a", opened)),
+        tuple(range(len(SEPARATORS))),
+    )
 
 
 def _unique(rows: list[BadAppend]) -> list[BadAppend]:
@@ -275,7 +312,7 @@ PROPERTIES = (
         st.nothing(),
         refusal_table,
         0,
-        (None,),
+        (_full_table(),),
         ("append.refuses_bad_input", NO_TRACE),
     ),
     Property(
