@@ -84,7 +84,7 @@ REFUSED_MODULES: dict[str, tuple[str, str]] = {
     "posix": ("rebuilds", "memfd_create, mkfifo, mknod and pidfd_open are refused"),
     "sys": ("rebuilds", "getrefcount and the allocation counters are refused"),
     "_warnings": ("rebuilds", "warn is replaced by one that does not look at the stack"),
-    "resource": ("rebuilds", "getrusage is refused"),
+    "resource": ("rebuilds", "getrusage is refused: built again, it would not be"),
 }
 #: Functions replaced by a refusal before learner code is imported: "module.function" ->
 #: (category, reason). One that does not exist on this Python is skipped.

@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from grader import kernel
-from grader.transport import isolation
+from grader.transport import isolation, writable
 from grader.transport.isolation import Isolation, Launcher
 from grader.transport.workspace import Workspace
 
@@ -70,6 +70,11 @@ class Limits:
     output_mb: int = 2
     cpu_seconds: int = 120
 
+    def write_budget(self) -> writable.Budget:
+        """What a child may leave in the folders it can write: the guard's count of files,
+        each at most the file size limit."""
+        return writable.Budget(writable.WRITE_FILES, writable.WRITE_FILES * self.output_mb * 2**20)
+
     def config(self, own_uid: bool) -> dict[str, int | None]:
         """The limits as the kernel's configuration keys (no process cap without a uid of
         its own: it would count every process of the grader's user)."""
@@ -103,6 +108,19 @@ class ChildStopped(Exception):
 
 #: How often a request's CPU time is looked at while its answer is awaited.
 CPU_POLL_SECONDS = 0.1
+#: How often, at most, what a uid child wrote is measured while a request runs (in shared
+#: folders the only hold on a file in ``/dev/shm``; a folder listing or two each time).
+WRITES_POLL_SECONDS = 0.1
+
+
+class OverBudget(Exception):
+    """The child's uid holds more than its write budget; ``report`` says how much."""
+
+    def __init__(self, report: dict[str, str]) -> None:
+        super().__init__(report["detail"])
+        self.report = report
+
+
 _TICKS = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
 
 
@@ -146,6 +164,8 @@ class Child:
     _number: int = field(default=0, init=False)
     _buffer: bytearray = field(default_factory=bytearray, init=False)
     _progress: mmap.mmap | None = field(default=None, init=False)
+    _ledger: writable.Ledger | None = field(default=None, init=False)
+    _measured: float = field(default=0.0, init=False)
 
     @property
     def alive(self) -> bool:
@@ -170,7 +190,8 @@ class Child:
         os.ftruncate(progress_fd, 8)
         self._progress = mmap.mmap(progress_fd, 8)
         boot = f"exec({BOOT!r}, {{}})"
-        argv = isolation.command(self.launcher, self.workspace, boot, self.hidden)
+        argv = isolation.command(self.launcher, self.workspace, boot, self.hidden,
+                                 self.limits.write_budget())  # fmt: skip
         home = str(self.workspace.scratch)
         try:
             with self._stderr() as stderr:
@@ -187,9 +208,15 @@ class Child:
         finally:
             os.close(progress_fd)
         self._send_boot(progress_fd)
-        first = self._read_sized(deadline, 0, cpu_limit)[0]
+        self._ledger = self._new_ledger()
+        try:
+            first = self._read_sized(deadline, 0, cpu_limit)[0]
+        except OverBudget as over:
+            # Stopped while importing: say so as a failed import, with the report.
+            return {"load_error": {"kind": "memory"}, "reports": [over.report]}
         if "ready" not in first and "load_error" not in first:
             raise self._fail("broken")
+        self._charge(first["ready"] if isinstance(first.get("ready"), dict) else first)
         return first
 
     def _send_boot(self, progress_fd: int) -> None:
@@ -252,6 +279,10 @@ class Child:
         while True:
             try:
                 answer, size = self._read_sized(deadline, self._number, cpu_limit)
+            except OverBudget as over:
+                stopped = self._fail("broken")
+                stopped.parts, stopped.reports = parts, [over.report]
+                raise stopped from None
             except ChildStopped as stopped:
                 stopped.parts = parts
                 raise
@@ -263,7 +294,7 @@ class Child:
             ):
                 parts += answer["parts"]
             elif "done" in answer and isinstance(answer["done"], dict):
-                return parts, answer["done"]
+                return parts, self._charge(answer["done"])
             else:
                 raise self._fail("broken")
 
@@ -309,6 +340,7 @@ class Child:
             if not select.select([stream], [], [], wait)[0]:
                 if cpu_limit is not None and (self.cpu() or 0.0) >= cpu_limit:
                     raise self._fail("timed_out")
+                self._watch_writes()
                 continue
             chunk = os.read(stream.fileno(), _READ_CHUNK)
             if not chunk:
@@ -325,6 +357,41 @@ class Child:
         stopped = ChildStopped(kind, code if kind == "died" else None)
         stopped.progress = progress
         return stopped
+
+    def _new_ledger(self) -> writable.Ledger | None:
+        """What will measure the writes of this child's uid (uid isolation only): in the
+        shared folders, or, with private folders, in its own (seen through ``/proc``)."""
+        found, process = self.launcher.writable, self._process
+        if self._uid is None or found is None or process is None:
+            return None
+        roots = (*found.folders, str(self.workspace.scratch))
+        through = f"/proc/{process.pid}/root" if self.launcher.private_folders else ""
+        return writable.Ledger(self._uid, roots, isolation.UID_RANGE[0], through)
+
+    def _charge(self, answer: dict[str, Any]) -> dict[str, Any]:
+        """``answer``, with a report added when the child's uid holds more than its budget."""
+        holding = self._holding()
+        if holding is not None and holding.over(self.limits.write_budget()):
+            report = writable.over_budget(holding, self.limits.write_budget())
+            reports = answer.get("reports")
+            answer["reports"] = [*(reports if isinstance(reports, list) else []), report]
+        return answer
+
+    def _holding(self) -> writable.Holding | None:
+        if self._ledger is None:
+            return None
+        self._measured = time.monotonic()
+        return self._ledger.measure()
+
+    def _watch_writes(self) -> None:
+        """While a request runs, stop a child that holds more than its budget (a file in
+        ``/dev/shm`` is memory its memory limit does not count)."""
+        if time.monotonic() - self._measured < WRITES_POLL_SECONDS:
+            return
+        holding = self._holding()
+        if holding is not None and holding.over(self.limits.write_budget()):
+            self.stop()
+            raise OverBudget(writable.over_budget(holding, self.limits.write_budget()))
 
     def cpu(self) -> float | None:
         """CPU seconds (user and system) the child's processes have used, the sandbox's
@@ -368,7 +435,10 @@ class Child:
                     stream.close()
         if self._uid is not None and self.launcher.isolation is Isolation.UID:
             isolation.kill_user(self._uid)
-            isolation.remove_files_of(self._uid)
+            found = self.launcher.writable
+            folders = found.folders if found is not None else ()
+            writable.remove_files_of(self._uid, (*folders, str(self.workspace.scratch)))
+        self._ledger = None
         # bubblewrap reports a child killed by signal N as exit status 128 + N.
         if self.launcher.isolation is Isolation.BWRAP and code > 128:
             return -(code - 128)
