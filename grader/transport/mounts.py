@@ -68,7 +68,7 @@ def script(workspace: Path, scratch: Path, writable: Writable, budget: Budget) -
     lines = [
         "set -eu",
         f"budget={_q(workspace / 'budget')}",
-        'mkdir -m 0700 "$budget"',
+        'mkdir -p -m 0700 "$budget"',  # the workspace's next child finds it made
         f"mount -t tmpfs -o size={budget.size + SPARE_BYTES},nr_inodes={inodes},mode=0711,"
         'nosuid,nodev,noexec grader-writes "$budget"',
         'mkdir -m 0700 "$budget/scratch"',

@@ -65,11 +65,23 @@ def folders() -> tuple[str, ...]:
 
 
 def left_behind(marker: str, where: tuple[str, ...]) -> list[str]:
-    """Every entry holding ``marker`` in ``where`` (and ``/var/lock``), however deep."""
-    found = []
-    for folder in {*where, "/var/lock"}:
-        if os.path.isdir(folder):
-            found += [str(path) for path in batch.walk(Path(folder)) if marker in path.name]
+    """Every entry holding ``marker`` in ``where`` (and ``/var/lock``), however deep; other
+    people's folders come and go meanwhile (the machine is shared), and are passed over."""
+    found, pending = [], [*where, "/var/lock"]
+    while pending:
+        try:
+            with os.scandir(pending.pop()) as listing:
+                entries = list(listing)
+        except OSError:
+            continue
+        for entry in entries:
+            if marker in entry.name:
+                found.append(entry.path)
+            try:
+                if entry.is_dir(follow_symlinks=False):
+                    pending.append(entry.path)
+            except OSError:
+                continue
     return found
 
 
@@ -128,9 +140,10 @@ def test_telling_a_check_by_a_stack_dump_earns_no_more_than_the_bug_alone(
     assert attack[1] <= row(writers_batch, f"control_{BASE}")[1] < 100
 
 
-def test_the_honest_files_earn_what_they_earn(writers_batch: dict[str, Any]) -> None:
-    assert row(writers_batch, "correct") == ("graded", 100)
-    assert row(writers_batch, LOOKS) == ("graded", 100)
+@pytest.mark.parametrize("honest", ["correct", LOOKS])
+def test_the_honest_files_earn_what_they_earn(writers_batch: dict[str, Any], honest: str) -> None:
+    said = writers_batch["run"].results(honest).read_text()[:3000]
+    assert row(writers_batch, honest) == ("graded", 100), said
 
 
 def test_the_next_submission_finds_nothing_the_others_left(writers_batch: dict[str, Any]) -> None:

@@ -1,4 +1,3 @@
-# ruff: noqa: E501 - the sources are submissions, written as a hostile student would
 """Submissions that write where no audit event sees it, or where they should not, hoping it
 lasts: through SQLite (``ATTACH DATABASE``, ``VACUUM INTO``), ``os.memfd_create``, FIFOs and
 ``mknod``, named semaphores and shared memory, ``readline``'s history, a folder's descriptor
