@@ -9,11 +9,11 @@ those folders. Then, for each child:
 
 * where root may mount (``unshare --mount`` works), the child gets a mount namespace of its
   own with one small tmpfs over every one of those folders and its scratch folder
-  (:func:`private_mounts`): whatever it writes, however, lands there, the kernel refuses
-  what goes past the budget, and it all goes with the namespace;
+  (:mod:`.mounts`): whatever it writes, however, lands there, the kernel refuses what goes
+  past the budget, and it all goes with the namespace;
 * where it may not, the folders are shared: what the child's uid holds in them is measured
-  after every request (:func:`held_by`) and removed when the child stops
-  (:func:`remove_files_of`).
+  after every request, and every 0.1 s while one runs (:class:`Ledger`), and removed when
+  the child stops (:func:`remove_files_of`).
 
 Either way a submission whose uid holds more than the write budget (the guard's 16 files,
 each capped by the file size limit) gets a report, and its grade is ``tampered``: past the
