@@ -114,6 +114,47 @@ DEFUSED_FUNCTIONS: dict[str, tuple[str, str]] = {
         "when the stack is shorter than stacklevel",
     ),
 }  # fmt: skip
+#: Every other native module of CPython 3.10, 3.11, 3.13 and Pyodide's 3.14, audited: what
+#: it can do, and why that is no way around the guard. A test holds every built-in and
+#: extension module of the running Python to one of the two tables, so a module a new
+#: version adds is noticed.
+AUDITED_MODULES: dict[str, str] = {
+    "_io": "open and open_code raise the open event the guard watches",
+    "marshal": "loads raises an event (only the standard library's .pyc is let through)",
+    "_socket": "socket.__new__ is audited and refused; socketpair reaches no one",
+    "mmap": "mmap.__new__ is audited; an anonymous map counts against the memory limit",
+    "fcntl": "fcntl, ioctl, flock and lockf are audited, on descriptors already open",
+    "select": "waits on descriptors already open",
+    "_pickle": "find_class is audited; unpickling runs only what Python code could",
+    "array": "array.__new__ is audited; buffer_info's address leads nowhere without ctypes",
+    "syslog": "openlog and syslog are audited and refused",
+    "_curses": "draws on a terminal (the child has none); files only through open",
+    "_curses_panel": "draws on a terminal (the child has none)",
+    "termios": "a terminal's settings (the child has none)",
+    "pwd": "reads the system's user database, nothing secret",
+    "grp": "reads the system's group database, nothing secret",
+    "spwd": "reads the shadow database, for root only (before 3.13)",
+    "_uuid": "libuuid keeps its clock in a folder only root may write",
+    "_hashlib": "OpenSSL's digests, in memory",
+    "_crypt": "crypt(3), in memory (before 3.13)",
+    "_weakref": "counts weak references: the kernel makes none to learner objects",
+    "time": "clocks: how long a call takes is the kernel's to keep alike",
+    "atexit": "runs at exit, and the kernel ends with os._exit",
+    "_pyodide_core": "the browser's bridge, dropped and refused (messages.BRIDGES)",
+    **dict.fromkeys(
+        ("_abc", "_ast", "_asyncio", "_bisect", "_blake2", "_bz2", "_codecs", "_codecs_cn",
+         "_codecs_hk", "_codecs_iso2022", "_codecs_jp", "_codecs_kr", "_codecs_tw",
+         "_collections", "_contextvars", "_csv", "_datetime", "_decimal", "_elementtree",
+         "_functools", "_heapq", "_hmac", "_json", "_locale", "_lzma", "_md5",
+         "_multibytecodec", "_opcode", "_operator", "_queue", "_random", "_sha1", "_sha2",
+         "_sha256", "_sha3", "_sha512", "_sre", "_stat", "_statistics", "_string", "_struct",
+         "_suggestions", "_symtable", "_sysconfig", "_tokenize", "_types", "_typing",
+         "_zoneinfo", "_zstd", "audioop", "binascii", "builtins", "cmath", "errno",
+         "itertools", "math", "pyexpat", "unicodedata", "xxlimited", "xxlimited_35",
+         "xxsubtype", "zlib"),
+        "computes in memory; files only through open",
+    ),
+}  # fmt: skip
 #: The event a refusal raises (the guard denies it, and reports it when learner code called
 #: the refused function itself).
 REFUSED_EVENT = "grader.refused"

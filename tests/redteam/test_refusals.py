@@ -191,6 +191,29 @@ def test_the_write_budget_is_the_guard_s_own_count() -> None:
     assert SPACE["MAX_WRITES"] == writable.WRITE_FILES
 
 
+def native_modules(python: str) -> set[str]:
+    """Every built-in and extension module of the interpreter ``python``."""
+    import subprocess
+
+    listing = (
+        "import os, sys, sysconfig; d = os.path.join(sysconfig.get_path('platstdlib'), "
+        "'lib-dynload'); print(*sys.builtin_module_names, *(f.split('.')[0] for f in "
+        "(os.listdir(d) if os.path.isdir(d) else ()) if f.endswith('.so')))"
+    )
+    found = subprocess.run([python, "-S", "-c", listing], capture_output=True, text=True,
+                           check=True, timeout=60)  # fmt: skip
+    return set(found.stdout.split())
+
+
+@pytest.mark.parametrize("python", sorted({sys.executable, "/usr/bin/python3"}))
+def test_every_native_module_of_the_interpreters_here_is_refused_or_audited(python: str) -> None:
+    if not Path(python).exists():
+        pytest.skip(f"no {python} here")
+    audited, refused = set(SPACE["AUDITED_MODULES"]), set(REFUSED_MODULES)
+    assert native_modules(python) - audited - refused == set()
+    assert audited & refused == set()
+
+
 def test_every_entry_of_the_table_says_why_in_a_known_category() -> None:
     categories = SPACE["CATEGORIES"]
     entries = [*REFUSED_MODULES.values(), *REFUSED_FUNCTIONS.values(),
