@@ -34,7 +34,7 @@ from grader.tasks import select
 from grader.transport import isolation, mounts, writable
 from tests.redteam import batch, writers
 from tests.redteam.conftest import need, need_bwrap, need_root, uid_usable
-from tests.redteam.gradescope import tools_without
+from tests.redteam.gradescope import run_autograder, tools_without
 from tests.redteam.hostile import BASE
 
 # Batches take minutes (more on a busy machine): past the suite's 300 s per test.
@@ -165,6 +165,22 @@ def test_no_submission_went_past_its_write_budget(writers_batch: dict[str, Any])
 
 def test_nothing_the_batch_started_survives_it(writers_batch: dict[str, Any]) -> None:
     assert writers_batch["run"].survivors == []
+
+
+# --- the Gradescope zip where bubblewrap cannot run ---------------------------------------
+@pytest.mark.parametrize("tools", ["no_bwrap", "no_bwrap_no_unshare"])
+@pytest.mark.parametrize("attack", ["writes_through_sqlite", "fills_dev_shm_past_the_memory_limit",
+                                    "leaves_a_message_for_the_next_one"])  # fmt: skip
+def test_in_the_gradescope_fallback_an_attack_that_writes_earns_nothing_and_leaves_nothing(
+    autograder: dict[str, Any], tools: str, attack: str
+) -> None:
+    # no_bwrap: a uid of its own with private folders; without unshare too: shared folders.
+    marker = f"redteam-{secrets.token_hex(4)}"
+    graded = run_autograder(autograder, writers.attacks(marker, folders())[f"{attack}.py"], tools)
+    results = graded["results"]
+    assert (results["score"], results["extra_data"]["verdict"]) == (0, "tampered"), results
+    assert left_behind(marker, folders()) == []
+    assert graded["survivors"] == []
 
 
 # --- with the guard off: the file system and the grader's bookkeeping alone ----------------
