@@ -30,11 +30,11 @@ HERE = Path(__file__).resolve().parent
 #: (:mod:`.refusals` is the guard's table; :mod:`.loading` imports the submission; :mod:`.serve`
 #: is the pipes' end of the channel.)
 FILES = (
-    "capture", "isolated", "wire", "observe", "mutate", "calls", "plans", "refusals", "guard",
-    "loading", "serve",
+    "capture", "isolated", "clock", "wire", "reach", "observe", "digest", "mutate", "calls",
+    "plans", "refusals", "guard", "loading", "serve",
 )  # fmt: skip
 #: The files a kernel without a sandbox needs (no guard, no pipe).
-IN_PROCESS_FILES = FILES[:7]
+IN_PROCESS_FILES = FILES[:10]
 #: The kernel in a browser's worker: the same files, with messages instead of pipes.
 WORKER_FILES = (*FILES[:-1], "messages")
 

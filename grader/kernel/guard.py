@@ -24,8 +24,9 @@ imported and impossible to remove, denies them:
 
 What raises no event at all (``faulthandler``, ``os.memfd_create``, ``sqlite3``,
 ``sys.getrefcount``, ...) is taken out of reach before the submission is imported, as the
-table in :mod:`.refusals` says, each entry with its reason: a module there cannot be
-imported, a function there is replaced by one that raises the guard's own event.
+tables in :mod:`.refusals` say, each entry with its reason: a refused module cannot be
+imported and a refused function raises the guard's own event, both reported; a missing
+one fails quietly, as on a system without it.
 
 The hook runs no learner code: every argument of an event may come from learner code
 (``sys.audit`` raises any event with any arguments), so each is checked for its exact type
@@ -60,6 +61,7 @@ if TYPE_CHECKING:
         _str_startswith,
     )
     from grader.kernel.refusals import (
+        MISSING_MODULES,
         REFUSAL_CODE,
         REFUSED_EVENT,
         REFUSED_MODULES,
@@ -78,10 +80,11 @@ FRAME_ATTRIBUTES = frozenset({"tb_frame", "gi_frame", "cr_frame", "ag_frame"})
 #: its reason in :data:`.refusals.REFUSED_MODULES`.
 DENIED_MODULES = frozenset(REFUSED_MODULES)
 #: Modules that do not exist where learner code runs, though the interpreter could make them:
-#: a browser's worker adds its bridges to JavaScript (:data:`.messages.BRIDGES`). Importing
-#: one fails as importing a missing module does on the command line, unreported, so a
-#: submission that tries gets the same grade in both places.
-ABSENT_MODULES: list[str] = []
+#: the missing ones of :data:`.refusals.MISSING_MODULES`, and in a browser's worker its
+#: bridges to JavaScript (:data:`.messages.BRIDGES`). Importing one fails as importing a
+#: missing module does, unreported, so a submission that tries gets the same grade as one
+#: that does not, in every place.
+ABSENT_MODULES: list[str] = list(MISSING_MODULES)
 _IMPORT_MACHINERY = ("<frozen importlib", "<frozen zipimport")
 _SPOOFED = ("<frozen", "<kernel", "<grading")
 #: Paths no learner code may open: the process's memory, descriptors and the like.
@@ -261,15 +264,22 @@ def _check_import(args: tuple[Any, ...], temporary: str) -> Denial | None:
     if any(part in DENIED_MODULES for part in name.split(".")):
         return _deny(ImportError(f"{name} is not available while grading"), "direct", name)
     if name.split(".")[0] in ABSENT_MODULES:
-        return _deny(ModuleNotFoundError(f"No module named {name!r}"), "never")
+        return _missing(name)
     # An extension module (the import system names its file): only the standard library's
     # own, and none of the denied ones under another name (``x._ctypes``).
     path = _text_of(args[1]) if len(args) > 1 else None
     if path is not None:
         stem = path.rsplit("/", 1)[-1].split(".", 1)[0]
+        if stem in ABSENT_MODULES:
+            return _missing(stem)
         if stem in DENIED_MODULES or not _inside(_normal(path), _STDLIB):
             return _deny(ImportError(f"{name} is not available while grading"), "always", path)
     return None
+
+
+def _missing(name: str) -> Denial:
+    """A module that is not there: the error a Python built without it raises, unreported."""
+    return _deny(ModuleNotFoundError(f"No module named {name!r}", name=name), "never")
 
 
 def _unmarshal(args: tuple[Any, ...], temporary: str) -> Denial | None:

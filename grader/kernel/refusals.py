@@ -14,10 +14,19 @@ library's native modules (every built-in and extension module of CPython 3.10, 3
 * ``rebuilds``: a module already loaded whose functions the kernel replaced: refusing its
   name stops learner code from building it afresh with the original functions.
 
-A module here cannot be imported (the guard's import rule, and the kernel's replacement of
-``_imp.create_builtin``); a function here is replaced, in every loaded module that holds
-it, before the submission is imported, by one that refuses and reports (an audit event of
-the guard's own, ``grader.refused``). ``warnings.warn`` is replaced by one that never looks
+A module of :data:`REFUSED_MODULES` cannot be imported (the guard's import rule, and the
+kernel's replacement of ``_imp.create_builtin``), and asking is reported; a function of
+:data:`REFUSED_FUNCTIONS` is replaced, in every loaded module that holds it, before the
+submission is imported, by one that refuses and reports (an audit event of the guard's own,
+``grader.refused``).
+
+What a learner's file may well probe for, and find missing on an ordinary system, is
+*missing* instead, quietly (:data:`MISSING_MODULES`, :data:`MISSING_FUNCTIONS`): importing
+one fails with ``ModuleNotFoundError`` as on a Python built without it (``import sqlite3``
+says ``No module named '_sqlite3'``), a function is gone (``AttributeError``, as
+``os.memfd_create`` is on macOS), and nothing is reported. So a file that tries a traceback
+dump, or counts references, to tell a check from a call gets exactly what its honest twin
+gets: nothing to learn, and nothing to lose. ``warnings.warn`` is replaced by one that never looks
 at the stack. Whatever an honest solution needs (``json``, ``copy``, ``dataclasses``, ...)
 is none of these.
 """
@@ -39,17 +48,12 @@ CATEGORIES = {
 }
 #: Modules learner code cannot import: name -> (category, reason).
 REFUSED_MODULES: dict[str, tuple[str, str]] = {
-    "faulthandler": ("frames", "dump_traceback writes every frame's file and function"),
-    "_tracemalloc": ("frames", "an object's allocation traceback names the kernel's lines"),
-    "tracemalloc": ("counts", "traced memory measures the kernel's allocations"),
     "_lsprof": ("frames", "a profiler sees the code of every call"),
     "_remote_debugging": ("frames", "reads the stack of a process"),
     "_testexternalinspection": ("frames", "reads the stack of a process (3.13)"),
     "gc": ("frames", "garbage and referrers hold the kernel's frames; counts show its work"),
     "signal": ("frames", "a handler gets the interrupted frame"),
     "_signal": ("frames", "a handler gets the interrupted frame"),
-    "sqlite3": ("writes", "ATTACH DATABASE and VACUUM INTO write any file, unaudited"),
-    "_sqlite3": ("writes", "ATTACH DATABASE and VACUUM INTO write any file, unaudited"),
     "dbm": ("writes", "its databases are files made without an open event"),
     "_dbm": ("writes", "its databases are files made without an open event"),
     "_gdbm": ("writes", "its databases are files made without an open event"),
@@ -81,15 +85,32 @@ REFUSED_MODULES: dict[str, tuple[str, str]] = {
     "_interpqueues": ("native", "another interpreter, which the audit hook does not watch"),
     "_imp": ("rebuilds", "create_builtin is the kernel's: the original builds any module"),
     "_thread": ("rebuilds", "start_new_thread is the kernel's (threads raise no event on 3.11)"),
-    "posix": ("rebuilds", "memfd_create, mkfifo, mknod and pidfd_open are refused"),
-    "sys": ("rebuilds", "getrefcount and the allocation counters are refused"),
+    "posix": ("rebuilds", "memfd_create, mkfifo, mknod and pidfd_open are out of reach"),
+    "sys": ("rebuilds", "getrefcount and the allocation counters are out of reach"),
     "_warnings": ("rebuilds", "warn is replaced by one that does not look at the stack"),
     "resource": ("rebuilds", "getrusage is refused: built again, it would not be"),
+}
+#: Native modules missing to learner code, quietly (its import fails as on a Python built
+#: without it, unreported; the pure Python over one, ``sqlite3`` or ``tracemalloc``, fails
+#: on it): name -> (category, reason).
+MISSING_MODULES: dict[str, tuple[str, str]] = {
+    "faulthandler": ("frames", "dump_traceback writes every frame's file and function"),
+    "_tracemalloc": ("frames", "an object's allocation traceback names the kernel's lines"),
+    "_sqlite3": ("writes", "ATTACH DATABASE and VACUUM INTO write any file, unaudited"),
+}
+#: Pure Python over a missing module: dropped from ``sys.modules`` if loaded (importing it
+#: again fails on the missing module).
+OVER_MISSING = ("sqlite3", "tracemalloc")
+#: Functions deleted, before learner code is imported, from every loaded module that holds
+#: them (``AttributeError``, as where the system has none; unreported): "module.function"
+#: -> (category, reason).
+MISSING_FUNCTIONS: dict[str, tuple[str, str]] = {
+    "posix.memfd_create": ("writes", "a file in memory, made without an open event"),
+    "sys.getrefcount": ("counts", "how many references the kernel holds to an argument"),
 }
 #: Functions replaced by a refusal before learner code is imported: "module.function" ->
 #: (category, reason). One that does not exist on this Python is skipped.
 REFUSED_FUNCTIONS: dict[str, tuple[str, str]] = {
-    "posix.memfd_create": ("writes", "a file in memory, made without an open event"),
     "posix.mkfifo": ("writes", "a named pipe anywhere the user may write: no audit event"),
     "posix.mknod": ("writes", "a file (a regular one too) anywhere: no audit event"),
     "posix.pidfd_open": ("writes", "a handle on another process: no audit event before 3.12"),
@@ -98,7 +119,6 @@ REFUSED_FUNCTIONS: dict[str, tuple[str, str]] = {
         "frames", "a coroutine's cr_origin then lists the file, line and function of the "
         "frames that made it, the kernel's among them",
     ),
-    "sys.getrefcount": ("counts", "how many references the kernel holds to an argument"),
     "sys.getallocatedblocks": ("counts", "how many blocks the kernel allocated between calls"),
     "sys._debugmallocstats": ("counts", "the allocator's statistics, on a descriptor"),
     "sys._getquickenedcount": ("counts", "how much code the kernel ran (3.11)"),
@@ -182,7 +202,8 @@ REFUSAL_CODE: list[Any] = []
 
 def take_out_of_reach() -> None:
     """Replace every function of :data:`REFUSED_FUNCTIONS` and :data:`DEFUSED_FUNCTIONS`,
-    wherever a loaded module holds it, and drop the refused modules already loaded.
+    wherever a loaded module holds it, delete those of :data:`MISSING_FUNCTIONS`, and drop
+    the refused and missing modules already loaded.
 
     The replacements live in a namespace of their own holding only ``sys.audit`` and
     ``warn_explicit``: learner code can reach a replacement's ``__globals__``, and finds
@@ -207,14 +228,36 @@ def take_out_of_reach() -> None:
         original = getattr(_refusals_sys.modules.get(module_name), name, None)
         if original is not None:
             _replace_everywhere(original, replacement)
-    for name, (category, _) in REFUSED_MODULES.items():
-        if category != "rebuilds":
+    for qualified in MISSING_FUNCTIONS:
+        module_name, name = qualified.split(".")
+        original = getattr(_refusals_sys.modules.get(module_name), name, None)
+        if original is not None:
+            _delete_everywhere(original, name)
+    dropped = {*MISSING_MODULES, *OVER_MISSING}
+    dropped |= {name for name, (category, _) in REFUSED_MODULES.items() if category != "rebuilds"}
+    for name in list(_refusals_sys.modules):
+        if name.split(".")[0] in dropped:
             _refusals_sys.modules.pop(name, None)
 
 
 #: What the replacements use (``warn_explicit`` imports ``warnings`` through ``__import__``).
 _BUILTINS = ("isinstance", "issubclass", "type", "Warning", "UserWarning", "TypeError",
              "PermissionError", "__import__")  # fmt: skip
+
+
+def _delete_everywhere(original: Any, name: str) -> None:
+    """Delete ``original`` wherever a loaded module's namespace holds it, and ``name`` from
+    their ``__all__`` (``from os import *`` must not look for it)."""
+    for module in list(_refusals_sys.modules.values()):
+        space = getattr(module, "__dict__", None)
+        if type(space) is not dict:
+            continue
+        for key, value in list(space.items()):
+            if value is original:
+                del space[key]
+        exported = space.get("__all__")
+        if type(exported) is list and name in exported:
+            exported.remove(name)
 
 
 def _replace_everywhere(original: Any, replacement: Any) -> None:

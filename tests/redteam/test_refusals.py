@@ -4,7 +4,10 @@
 file, or measure the grader's work without any audit event. A probe submission tries each
 one (and the ways around a refusal: building a module again, keyword arguments, a folder's
 descriptor as ``dir_fd``), says on its log what happened, and must be reported for each it
-asked for itself. No sandbox is needed: the guard is the same in every isolation.
+asked for itself. What is *missing* instead (``faulthandler``, ``sqlite3``,
+``os.memfd_create``, ``sys.getrefcount``, ...) fails as on a system without it, and a probe
+that tries only those is graded as the correct file it otherwise is. No sandbox is needed:
+the guard is the same in every isolation.
 """
 
 from __future__ import annotations
@@ -25,6 +28,8 @@ from tests.redteam.hostile import CORRECT_BODY
 SPACE = kernel.namespace(kernel.FILES[: kernel.FILES.index("guard") + 1])
 REFUSED_MODULES: dict[str, tuple[str, str]] = SPACE["REFUSED_MODULES"]
 REFUSED_FUNCTIONS: dict[str, tuple[str, str]] = SPACE["REFUSED_FUNCTIONS"]
+MISSING_MODULES: dict[str, tuple[str, str]] = SPACE["MISSING_MODULES"]
+MISSING_FUNCTIONS: dict[str, tuple[str, str]] = SPACE["MISSING_FUNCTIONS"]
 #: The modules a probe imports (those that exist on this Python; the others fail anyway).
 IMPORTED = sorted(
     name
@@ -106,8 +111,7 @@ def list_sessions(log):
 def graded(source: str, folder: Path) -> tuple[Report, str]:
     target, log = folder / "probe.py", folder / "probe.log"
     target.write_text(source)
-    report = grade(str(target), select(["list_sessions"]), Settings(isolation="none"), log=log,
-                   lanes=1)  # fmt: skip
+    report = grade(str(target), select(["list_sessions"]), Settings(isolation="none"), log=log)
     return report, log.read_text()
 
 
@@ -187,6 +191,59 @@ def test_a_warning_names_no_frame_above_its_caller_whatever_its_stacklevel(
     assert (report.verdict, report.score) == (Verdict.GRADED, report.max_score)
 
 
+#: Every missing thing, probed as a file that wants it would, and each way back to it.
+PROBE_MISSING = """
+import importlib, os, sys
+_seen = {}
+
+
+def _try(name, action):
+    try:
+        action()
+        _seen[name] = "done"
+    except BaseException as error:
+        _seen[name] = type(error).__name__ + ": " + str(error)
+
+
+for _module in @MODULES@:
+    _try("import " + _module, lambda: __import__(_module))
+    _try("importlib " + _module, lambda: importlib.import_module(_module))
+for _qualified in @FUNCTIONS@:
+    _owner, _function = _qualified.split(".")
+    _try(_qualified, lambda: getattr(sys.modules[_owner], _function))
+_try("os.memfd_create", lambda: os.memfd_create)
+_try("star", lambda: exec("from os import *", {}))
+_try("in sys.modules", lambda: [sys.modules[name] for name in @MODULES@])
+os.write(2, ("SEEN %r\\n" % (_seen,)).encode())
+"""
+#: What a file that tries each missing thing sees: what it would see on a system without it.
+MISSING_SEEN = {
+    "import faulthandler": "ModuleNotFoundError: No module named 'faulthandler'",
+    "import sqlite3": "ModuleNotFoundError: No module named '_sqlite3'",
+    "importlib sqlite3": "ModuleNotFoundError: No module named '_sqlite3'",
+    "import tracemalloc": "ModuleNotFoundError: No module named '_tracemalloc'",
+    "importlib tracemalloc": "ModuleNotFoundError: No module named '_tracemalloc'",
+    "import _sqlite3": "ModuleNotFoundError: No module named '_sqlite3'",
+    "posix.memfd_create": "AttributeError: module 'posix' has no attribute 'memfd_create'",
+    "os.memfd_create": "AttributeError: module 'os' has no attribute 'memfd_create'",
+    "sys.getrefcount": "AttributeError: module 'sys' has no attribute 'getrefcount'",
+    "star": "done",
+    "in sys.modules": "KeyError: 'faulthandler'",
+}
+
+
+def test_what_is_missing_fails_as_on_a_system_without_it_and_costs_nothing(
+    tmp_path: Path,
+) -> None:
+    modules = ["faulthandler", "sqlite3", "tracemalloc", "_sqlite3"]
+    assert set(MISSING_MODULES) <= {*modules, "_tracemalloc"}
+    source = PROBE_MISSING.replace("@MODULES@", repr(modules))
+    source = source.replace("@FUNCTIONS@", repr(sorted(MISSING_FUNCTIONS)))
+    report, seen = probe(source, tmp_path)
+    assert {name: seen[name] for name in MISSING_SEEN} == MISSING_SEEN
+    assert (report.verdict, report.reports, report.score) == (Verdict.GRADED, (), report.max_score)
+
+
 def test_the_write_budget_is_the_guard_s_own_count() -> None:
     assert SPACE["MAX_WRITES"] == writable.WRITE_FILES
 
@@ -209,14 +266,15 @@ def native_modules(python: str) -> set[str]:
 def test_every_native_module_of_the_interpreters_here_is_refused_or_audited(python: str) -> None:
     if not Path(python).exists():
         pytest.skip(f"no {python} here")
-    audited, refused = set(SPACE["AUDITED_MODULES"]), set(REFUSED_MODULES)
+    audited, refused = set(SPACE["AUDITED_MODULES"]), {*REFUSED_MODULES, *MISSING_MODULES}
     assert native_modules(python) - audited - refused == set()
-    assert audited & refused == set()
+    assert audited & refused == set() and set(REFUSED_MODULES) & set(MISSING_MODULES) == set()
 
 
 def test_every_entry_of_the_table_says_why_in_a_known_category() -> None:
     categories = SPACE["CATEGORIES"]
     entries = [*REFUSED_MODULES.values(), *REFUSED_FUNCTIONS.values(),
-               *SPACE["DEFUSED_FUNCTIONS"].values()]  # fmt: skip
+               *SPACE["DEFUSED_FUNCTIONS"].values(), *MISSING_MODULES.values(),
+               *MISSING_FUNCTIONS.values()]  # fmt: skip
     assert all(category in categories and len(why) > 20 for category, why in entries)
     assert set(REFUSED_MODULES) == set(SPACE["DENIED_MODULES"])

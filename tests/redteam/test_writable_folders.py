@@ -217,7 +217,7 @@ def graded(source: str, folder: Path, mode: str) -> tuple[Report, str]:
     target, log = folder / "writer.py", folder / "writer.log"
     target.write_text(source)
     settings = Settings(isolation="bwrap" if mode == "bwrap" else "uid")
-    report = grade(str(target), select(["list_sessions"]), settings, log=log, lanes=1)
+    report = grade(str(target), select(["list_sessions"]), settings, log=log)
     return report, log.read_text()
 
 

@@ -15,7 +15,7 @@ from grader.frontends.results import FORMATS
 from grader.i18n import LANGUAGES, text
 from grader.settings import Settings, add_options, from_arguments
 from grader.transport import isolation, protect, writable
-from grader.transport.child import Limits
+from grader.transport.sandbox import Limits
 from grader.transport.workspace import KIT_ROOT
 
 MOST_FAILED_PRINTED = 3
