@@ -6,14 +6,19 @@ files, FIFOs, semaphores, a folder's descriptor; into ``/run/lock``, ``/var/lock
 for the next submission, which looks for it; a stack dump to tell the grader's checks from
 its calls), graded as an instructor grades it: with a uid of its own and private folders
 (``unshare --mount``), with a uid of its own and shared folders (no ``unshare`` on the PATH,
-as in a container that cannot mount), and under bubblewrap. After each: every attack is
-``tampered`` with nothing, the honest files earn what they earn, nothing with the run's
-marker is left in any folder any user may write, and no process survives.
+as in a container that cannot mount), and under bubblewrap. After each: every attack that
+asked for something refused is ``tampered`` with nothing, and its row lists what it tried;
+an attack whose every route is missing (SQLite) or refused unreported (``open`` outside its
+folder) wrote nothing and is graded as the file it otherwise is, as is the stack dump
+(``faulthandler`` is missing) against its honest twin; the honest files earn what they earn;
+no submission went past its write budget; nothing with the run's marker is left in any
+folder any user may write; and no process survives.
 
-Then the same writes with the guard switched off, one submission each: what the file system
-and the grader's own bookkeeping do alone. Private folders keep every write off the machine
-and cap it; shared folders are measured, the submission is stopped and reported past its
-budget, and everything is removed.
+Then the same writes with the guard switched off (SQLite there again), one submission each:
+what the file system and the grader's own bookkeeping do alone. Private folders keep every
+write off the machine and cap it; shared folders are measured, the submission is stopped
+and reported past its budget, and everything is removed: every byte and file its uid
+wrote is charged, by ``open`` or through SQLite alike.
 """
 
 from __future__ import annotations
@@ -41,11 +46,13 @@ from tests.redteam.hostile import BASE
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(2400)]
 
 MODES = ("uid_private", "uid_shared", "bwrap")
-#: Every attack's row, in every mode: it tried something no honest solution does.
-ATTACKS = ("writes_through_sqlite", "writes_without_an_open_event",
-           "writes_to_run_lock_and_var_lock", "fills_dev_shm_past_the_memory_limit",
-           "writes_to_every_writable_folder", "leaves_a_message_for_the_next_one",
-           "dumps_its_stack_to_tell_a_check")  # fmt: skip
+#: The attacks that ask for something refused and reported (``mkfifo``, ``readline``, ...).
+ATTACKS = ("writes_without_an_open_event", "writes_to_run_lock_and_var_lock",
+           "writes_to_every_writable_folder", "leaves_a_message_for_the_next_one")  # fmt: skip
+#: The attacks whose every route is missing or refused without a report: each one's code is
+#: otherwise the correct file.
+QUIET = ("writes_through_sqlite", "fills_dev_shm_past_the_memory_limit")
+STACK_DUMP = "dumps_its_stack_to_tell_a_check"
 LOOKS = "zz_looks_for_a_message"
 
 
@@ -133,11 +140,22 @@ def test_an_attack_that_writes_around_the_guard_earns_nothing_and_is_reported(
     assert f"- {attack}:" in summary  # with what it tried
 
 
-def test_telling_a_check_by_a_stack_dump_earns_no_more_than_the_bug_alone(
+@pytest.mark.parametrize("attack", QUIET)
+def test_an_attack_whose_every_route_is_missing_wrote_nothing_and_earns_what_its_code_does(
+    writers_batch: dict[str, Any], attack: str
+) -> None:
+    log = writers_batch["run"].log(attack)
+    tried = eval(log.split("TRIED ", 1)[1].splitlines()[0])  # the attack's own repr of a list
+    assert tried and [route for route in tried if route.endswith(": done")] == [], tried
+    assert row(writers_batch, attack) == ("graded", 100)
+
+
+def test_telling_a_check_by_a_stack_dump_earns_exactly_what_the_bug_alone_earns(
     writers_batch: dict[str, Any],
 ) -> None:
-    attack = row(writers_batch, "dumps_its_stack_to_tell_a_check")
-    assert attack[1] <= row(writers_batch, f"control_{BASE}")[1] < 100
+    assert "ModuleNotFoundError" in writers_batch["run"].log(STACK_DUMP)
+    control = row(writers_batch, f"control_{BASE}")
+    assert row(writers_batch, STACK_DUMP) == control and control[1] < 100
 
 
 @pytest.mark.parametrize("honest", ["correct", LOOKS])
@@ -158,7 +176,8 @@ def test_nothing_any_submission_wrote_is_left_in_any_folder_anyone_may_write(
 
 
 def test_no_submission_went_past_its_write_budget(writers_batch: dict[str, Any]) -> None:
-    # The guard refused every route before a byte was written: nothing to charge.
+    # The guard refused (or took away) every route before a byte was written: nothing to
+    # charge.
     run = writers_batch["run"]
     assert [rid for rid in run.rows if writable.OVER_BUDGET in run.results(rid).read_text()] == []
 
@@ -171,14 +190,15 @@ def test_nothing_the_batch_started_survives_it(writers_batch: dict[str, Any]) ->
 @pytest.mark.parametrize("tools", ["no_bwrap", "no_bwrap_no_unshare"])
 @pytest.mark.parametrize("attack", ["writes_through_sqlite", "fills_dev_shm_past_the_memory_limit",
                                     "leaves_a_message_for_the_next_one"])  # fmt: skip
-def test_in_the_gradescope_fallback_an_attack_that_writes_earns_nothing_and_leaves_nothing(
+def test_in_the_gradescope_fallback_an_attack_that_writes_gains_nothing_and_leaves_nothing(
     autograder: dict[str, Any], tools: str, attack: str
 ) -> None:
     # no_bwrap: a uid of its own with private folders; without unshare too: shared folders.
     marker = f"redteam-{secrets.token_hex(4)}"
     graded = run_autograder(autograder, writers.attacks(marker, folders())[f"{attack}.py"], tools)
     results = graded["results"]
-    assert (results["score"], results["extra_data"]["verdict"]) == (0, "tampered"), results
+    expected = (100, "graded") if attack in QUIET else (0, "tampered")
+    assert (results["score"], results["extra_data"]["verdict"]) == expected, results
     assert left_behind(marker, folders()) == []
     assert graded["survivors"] == []
 
@@ -222,11 +242,12 @@ def graded(source: str, folder: Path, mode: str) -> tuple[Report, str]:
 
 
 @pytest.mark.usefixtures("guard_off")
+@pytest.mark.parametrize("route", ["plain", "sqlite"])
 def test_with_the_guard_off_writes_everywhere_are_charged_or_kept_private_and_all_removed(
-    mode: str, tmp_path: Path
+    mode: str, route: str, tmp_path: Path
 ) -> None:
     marker = f"redteam-{secrets.token_hex(4)}"
-    report, log = graded(writers.plain_writer(marker, folders()), tmp_path, mode)
+    report, log = graded(writers.writer(route, marker, folders()), tmp_path, mode)
     assert left_behind(marker, folders()) == []
     if mode == "bwrap":
         # Its one writable folder is a private tmpfs of 16 MiB, gone with the sandbox.

@@ -4,7 +4,8 @@ lasts: through SQLite (``ATTACH DATABASE``, ``VACUUM INTO``), ``os.memfd_create`
 as ``dir_fd``; into ``/run/lock`` and ``/var/lock``, ``/dev/shm`` past the memory limit and
 every other folder any user may write here; a message left for the next submission, and the
 next submission looking for it. One reads its own stack with ``faulthandler`` to tell the
-grader's checks from its calls.
+grader's checks from its calls. (With the guard on, SQLite, ``faulthandler`` and
+``memfd_create`` are missing: those routes fail as on a system without them.)
 
 Each source is built for one run: ``@MARKER@`` (unique to the run, in every name an attack
 makes, so only this run's leftovers are counted) and ``@FOLDERS@`` (the folders any user may
@@ -254,14 +255,15 @@ def controls(marker: str, folders: Iterable[str]) -> dict[str, str]:
     }
 
 
-#: What a plain write (``open``) of each folder leaves, for the tests with the guard off.
-PLAIN_ONLY = PREAMBLE + PLAIN + TELL
+#: One route into every folder, for the tests with the guard off.
+ROUTES = {"plain": PLAIN, "sqlite": SQLITE}
 
 
-def plain_writer(marker: str, folders: Iterable[str]) -> str:
-    """Correct code that writes into every folder by plain ``open`` and ``os.open`` only: what
-    the file system alone allows, once the guard is off."""
-    return _filled(PLAIN_ONLY, marker, [*folders, "/var/lock"]) + CORRECT_BODY
+def writer(route: str, marker: str, folders: Iterable[str]) -> str:
+    """Correct code that writes into every folder by one route of :data:`ROUTES` (``open``
+    and ``os.open``; or SQLite's ``ATTACH`` and ``VACUUM INTO``): what the file system alone
+    allows, once the guard is off."""
+    return _filled(PREAMBLE + ROUTES[route] + TELL, marker, [*folders, "/var/lock"]) + CORRECT_BODY
 
 
 def shm_filler(marker: str) -> str:
