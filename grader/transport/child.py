@@ -134,6 +134,7 @@ class ChildKernel:
         while True:
             try:
                 zygote, answer, size = self.sandbox.line(deadline, watch)
+                watch.writes()  # a kernel that answers without pause is measured too
             except KernelStopped as stopped:
                 stopped.parts, stopped.progress = parts, self.sandbox.progress()
                 raise
@@ -233,7 +234,7 @@ class _Stall:
         self.scheduled = sandbox.scheduled()
 
     def __call__(self) -> None:
-        self._writes()
+        self.writes()
         calls = self.sandbox.progress()[3]
         now = time.monotonic()
         if calls != self.calls:
@@ -246,7 +247,9 @@ class _Stall:
         self.sandbox.stop()
         raise _stopped(kind, [], progress)
 
-    def _writes(self) -> None:
+    def writes(self) -> None:
+        """Stop the sandbox, with a report, when its uid holds more than its write budget
+        (measured at most every :data:`.budget.POLL_SECONDS`)."""
         writes = self.sandbox.writes
         report = None if writes is None else writes.overrun_due()
         if report is None:
