@@ -246,8 +246,9 @@ def _kernel(config: dict[str, Any], task: dict[str, Any], key: bytes, reading: i
     cpu = task.get("cpu_seconds")
     if cpu is not None:
         # Past the soft limit the kernel gets SIGXCPU, a second later SIGKILL: the task's
-        # CPU time is the learner's own, whatever the load.
-        _setrlimit(_resource.RLIMIT_CPU, (int(cpu) + 1, int(cpu) + 2))
+        # CPU time is the learner's own, whatever the load. Never above the process's own
+        # hard limit (a task share longer than the whole grade's): a uid cannot raise it.
+        _setrlimit(_resource.RLIMIT_CPU, _task_cpu_limits(int(cpu)))
     install_clocks(_sys_modules)
     if config.get("guard", True):
         _close_the_back_doors()
@@ -448,6 +449,15 @@ def _quiet_standard_streams() -> None:
     _dup2(null, 0)
     _close(null)
     _dup2(2, 1)
+
+
+def _task_cpu_limits(seconds: int) -> tuple[int, int]:
+    """The soft and hard CPU limits of a task's kernel: a second past its share, and one
+    more; within the zygote's hard limit, the soft one a second below it."""
+    hard = _resource.getrlimit(_resource.RLIMIT_CPU)[1]
+    if hard == _resource.RLIM_INFINITY or hard >= seconds + 2:
+        return seconds + 1, seconds + 2
+    return max(hard - 1, 0), hard
 
 
 def _set_limits(config: dict[str, Any]) -> None:
