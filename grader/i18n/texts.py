@@ -274,6 +274,21 @@ EN = {
     "cli.gradescope.zip": "where to write the zip",
     "cli.gradescope.no_folder": "The folder {path} does not exist: create it first, or write the zip elsewhere.",
     "cli.gradescope.wrote": "Wrote {path}: upload it as the assignment's autograder (Configure Autograder, Zip file upload).",
+    # --- the folders any user may write (uid isolation) ---------------------------------------
+    "batch.folders.private": (
+        "Each submission wrote only in a tmpfs of its own, mounted over the folders any user "
+        "may write here ({folders}) and over its temporary folder: at most {files} files and "
+        "{mib} MiB, gone when its grading ended."
+    ),
+    "batch.folders.shared": (
+        "The folders any user may write here ({folders}) were shared with the machine (no "
+        "private mounts here): what each submission left there was measured after every call, "
+        "stopped past {files} files or {mib} MiB, and removed when its grading ended."
+    ),
+    "batch.note.write_budget": (
+        "held {files} files and {size} bytes where it may write, past the budget of "
+        "{max_files} files and {max_size} bytes"
+    ),
     # --- the grade's own time and trouble -----------------------------------------
     "outcome.timed_out_wall": "this call did not return within {seconds:g} seconds on the clock (here CPU time cannot be counted; an endless loop?); the other tasks were still graded",
     "outcome.blocked": "this call stopped computing and waited (on a lock, a pipe, input?) far longer than a call may take: a function must return or raise, never wait",
@@ -472,6 +487,10 @@ ZH: dict[str, tuple[str, str]] = {
     "cli.gradescope.zip": ("6afbe5eb", "zip 文件的保存位置"),
     "cli.gradescope.no_folder": ("23381dc6", "文件夹 {path} 不存在：请先创建它，或者把 zip 写到别处。"),
     "cli.gradescope.wrote": ("224654bd", "已写入 {path}：在作业的 Configure Autograder 页面用 Zip file upload 上传它。"),
+    # the folders any user may write (uid isolation)
+    "batch.folders.private": ("62d8e0bb", "每份提交只能写进它自己的 tmpfs：这个 tmpfs 挂载在这里所有用户都能写的文件夹（{folders}）和它的临时文件夹上，最多 {files} 个文件、{mib} MiB，判题结束时随之消失。"),
+    "batch.folders.shared": ("5b8cb5d4", "这里所有用户都能写的文件夹（{folders}）与整台机器共用（这里无法做私有挂载）：每份提交留在里面的东西在每次调用后都会被统计，超过 {files} 个文件或 {mib} MiB 就会被停下，判题结束时全部删除。"),
+    "batch.note.write_budget": ("013c9899", "在它能写的地方留下了 {files} 个文件、共 {size} 字节，超出了 {max_files} 个文件、{max_size} 字节的上限"),
     # --- the grade's own time and trouble -----------------------------------------
     "outcome.timed_out_wall": ("c0161021", "这次调用在 {seconds:g} 秒（按时钟算：这里数不了 CPU 时间）内没有返回（死循环？）；其他任务照常判题"),
     "outcome.blocked": ("6976b4aa", "这次调用停下来不再计算，一直在等（等锁、管道还是输入？），远远超过一次调用能用的时间：函数只能返回或抛出异常，不能等待"),

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import time
 from collections import Counter
 from pathlib import Path
@@ -13,7 +14,8 @@ from grader.frontends.batch.pool import Row
 from grader.frontends.results import FORMATS
 from grader.i18n import LANGUAGES, text
 from grader.settings import Settings, add_options, from_arguments
-from grader.transport import isolation, protect
+from grader.transport import isolation, protect, writable
+from grader.transport.sandbox import Limits
 from grader.transport.workspace import KIT_ROOT
 
 MOST_FAILED_PRINTED = 3
@@ -51,6 +53,15 @@ def choose_isolation(requested: str, no_sandbox: bool) -> isolation.Launcher | s
     return launcher
 
 
+def folders_sentence(chosen: isolation.Launcher) -> str:
+    """How a uid batch keeps what learner code writes: private folders, or shared ones."""
+    assert chosen.writable is not None
+    budget = Limits().write_budget()
+    key = "batch.folders.private" if chosen.private_folders else "batch.folders.shared"
+    folders = ", ".join(chosen.writable.folders)
+    return text(key, folders=folders, files=budget.files, mib=budget.size // 2**20)
+
+
 def render_outcome(rows: list[Row], out_dir: Path, seconds: float) -> str:
     verdicts = Counter(row.verdict.value for row in rows)
     counts = ", ".join(f"{verdict} {count}" for verdict, count in sorted(verdicts.items()))
@@ -79,6 +90,10 @@ def main(argv: list[str]) -> int:
     print(text(f"batch.isolation.{chosen.isolation.value}"), flush=True)
     if chosen.note:
         print(text(chosen.note, python=chosen.python), flush=True)
+    if chosen.writable is not None:
+        print(folders_sentence(chosen), flush=True)
+        # Found once: every grading process takes this list instead of walking again.
+        os.environ.update(writable.handed_down(chosen.writable))
     started = time.monotonic()
     # The whole kit (its tests hold correct implementations, its history the reference), the
     # class folder and the previous outputs (other learners' results).

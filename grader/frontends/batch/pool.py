@@ -22,6 +22,7 @@ from grader.frontends.batch.discovery import Submission
 from grader.i18n import current_language, using_language
 from grader.settings import Settings
 from grader.tasks import MAX_SCORE, TASK_IDS
+from grader.transport.writable import OVER_BUDGET
 
 
 @dataclass(frozen=True)
@@ -59,7 +60,18 @@ def grade_one(submission: Submission, settings: Settings, log: Path, hidden: tup
     with using_language(language):
         report = grade(str(submission.copy), settings=settings, label=submission.id, log=log,
                        hidden=hidden)  # fmt: skip
-    return Row(submission.id, submission.slug, report, submission.notes)
+    return Row(submission.id, submission.slug, report, (*submission.notes, *_overruns(report)))
+
+
+def _overruns(report: Report) -> tuple[Said, ...]:
+    """A note for each time the submission's uid held more than its write budget (its
+    report, which makes it ``tampered``, carries the numbers)."""
+    fields = ("files", "size", "max_files", "max_size")
+    return tuple(
+        Said("batch.note.write_budget", {name: found.get(name, "?") for name in fields})
+        for found in report.reports
+        if found.get("event") == OVER_BUDGET
+    )
 
 
 def grade_all(
