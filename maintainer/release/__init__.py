@@ -1,11 +1,11 @@
 """Write the learner's copy of the kit, then prove inside it that it works on its own.
 
-``python -m grader release OUT_DIR`` writes the files :mod:`maintainer.release.manifest` lists, as
-they are in the last commit (:mod:`maintainer.release.files`), and refuses when ``exercises/``
-holds uncommitted changes or the kit is not a git checkout. Then it proves, in that copy:
-``solutions`` cannot be imported and the kit's packages come from the copy; the grader runs
-against the stubs and reports every task as not implemented yet; ``python -m sqlite_demo``
-completes; every notebook executes.
+``python -m maintainer release OUT_DIR`` writes the files :mod:`maintainer.release.manifest`
+lists, as they are in the last commit (:mod:`maintainer.release.files`), and refuses when
+``exercises/`` holds uncommitted changes or the kit is not a git checkout. Then it proves, in
+that copy: ``solutions`` cannot be imported and the kit's packages come from the copy; the
+grader runs against the stubs and reports every task as not implemented yet; ``python -m
+sqlite_demo`` completes; every notebook executes.
 """
 
 from __future__ import annotations

@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 
 # Modules whose command line is argparse: they answer --help without doing anything.
-ARGPARSE_MODULES = {"grader", "sqlite_demo", "benchmarks"}
+ARGPARSE_MODULES = {"grader", "sqlite_demo", "benchmarks", "maintainer"}
 SUBCOMMANDS = {"batch", "release", "gradescope", "site", "demo", "serve", "backup"}
 
 
