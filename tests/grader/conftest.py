@@ -1,5 +1,6 @@
-"""Helpers for the grader's own tests: run the command line, write small targets, grade the
-corpus (each file once per session, one per core)."""
+"""Helpers for the grader's own tests: run the command line (in this process, on a report
+given as data, or as a real process), write small targets, grade the corpus (each file once
+per session, one per core)."""
 
 from __future__ import annotations
 
@@ -18,6 +19,7 @@ from grader.engine.outcomes import Report
 from grader.i18n import using_language
 from grader.run import grade
 from grader.tasks import TASKS, select
+from tests.grader.cli_in_process import cli_in_process
 from tests.implementations.corpus import correct_files, write_mutant
 from tests.implementations.mutants import MUTANTS
 
@@ -85,4 +87,4 @@ def graded_mutants(tmp_path_factory: pytest.TempPathFactory) -> Callable[[str], 
     return reports.__getitem__
 
 
-__all__ = ["TASKS"]
+__all__ = ["TASKS", "cli_in_process"]
