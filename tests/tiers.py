@@ -9,8 +9,9 @@ Markers (registered in ``pyproject.toml``):
 * ``slow``: a soak of half a minute or so.
 
 A test gets its markers from the fixtures it uses (:data:`FIXTURE_MARKERS`: whoever asks for
-``server`` is a ``server`` test), and a module whose tests start these things themselves says
-so with ``pytestmark``. The fast tier is what is left::
+``server`` is a ``server`` test) and the folder it is in (:data:`FOLDER_MARKERS`), and a
+module whose tests start these things themselves says so with ``pytestmark``.
+The fast tier is what is left::
 
     pytest -m "not sandbox and not browser and not server and not postgres"
 
@@ -37,6 +38,8 @@ import pytest
 from grader.transport import isolation
 from tests.databases import BACKENDS
 
+KIT_ROOT: Final = Path(__file__).resolve().parents[1]
+
 #: The markers of the tiers, with what each says (``pyproject.toml`` registers the same).
 TIER_MARKERS: Final = ("sandbox", "browser", "server", "postgres", "slow")
 #: Fixtures that start something costly -> the marker of every test that uses them.
@@ -58,6 +61,8 @@ FIXTURE_MARKERS: Final = {
     "graded_mutants": "sandbox",
     "autograder": "sandbox",
 }
+#: Folders whose every test needs a marker: the red team attacks the sandbox.
+FOLDER_MARKERS: Final = {"redteam": "sandbox"}
 BACKEND_CHOICES: Final = (*BACKENDS, "all")
 #: Programs whose start means a tier: the sandbox, PostgreSQL's tools, Playwright's driver.
 PROGRAM_MARKERS: Final = {
@@ -101,6 +106,8 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         for name in getattr(item, "fixturenames", ()):
             if name in FIXTURE_MARKERS:
                 item.add_marker(FIXTURE_MARKERS[name])
+        for folder in set(FOLDER_MARKERS) & set(item.path.parts):
+            item.add_marker(FOLDER_MARKERS[folder])
         backend = backend_of(item)
         if backend == "postgres":
             item.add_marker("postgres")
@@ -135,7 +142,11 @@ def needed_marker(arguments: Sequence[str]) -> str | None:
         return "browser"
     module = _python_module(arguments)
     rest = list(arguments[arguments.index("-m") + 2 :]) if module else []
+    if {"-h", "--help"} & set(rest):
+        return None
     if module == "sqlite_demo" and (not rest or rest[0] in ("serve", "demo", "crash-loop")):
+        return "server"
+    if module == "benchmarks":  # its HTTP section serves the service
         return "server"
     if module == "grader" and _grades_in_a_sandbox(rest):
         return "sandbox"
@@ -154,17 +165,28 @@ def _grades_in_a_sandbox(rest: list[str]) -> bool:
     of the commands that do not), and no option turns the sandbox off."""
     if rest and rest[0] in ("gradescope", "site", "release"):
         return False
-    if {"-h", "--help", "--no-sandbox", "--isolation=none"} & set(rest):
+    if {"--no-sandbox", "--isolation=none"} & set(rest):
         return False
     return not any(
         word == "--isolation" and rest[i + 1 : i + 2] == ["none"] for i, word in enumerate(rest)
     )
 
 
-def _check_marked(arguments: Any) -> None:
+def is_a_stand_in(module: str, cwd: str | Path | None) -> bool:
+    """Whether ``python -m MODULE`` run in ``cwd`` runs a test's stand-in for a kit command
+    (a package of that name written by the test, whose ``__main__`` is not the kit's)."""
+    ours = KIT_ROOT / module.replace(".", "/") / "__main__.py"
+    theirs = Path(cwd or ".") / module.replace(".", "/") / "__main__.py"
+    return theirs.is_file() and ours.is_file() and theirs.read_bytes() != ours.read_bytes()
+
+
+def _check_marked(arguments: Any, cwd: str | Path | None) -> None:
     if not _running:
         return
     words = shlex.split(arguments) if isinstance(arguments, str) else [str(a) for a in arguments]
+    module = _python_module(words) if words else None
+    if module is not None and is_a_stand_in(module, cwd):
+        return
     marker = needed_marker(words)
     item = _running[-1]
     if marker is not None and item.get_closest_marker(marker) is None:
@@ -182,7 +204,7 @@ _original_popen_init = subprocess.Popen.__init__
 
 
 def _checked_popen_init(self: subprocess.Popen[Any], args: Any, *rest: Any, **options: Any) -> None:
-    _check_marked(args)
+    _check_marked(args, options.get("cwd"))
     _original_popen_init(self, args, *rest, **options)
 
 

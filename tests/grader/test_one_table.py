@@ -16,6 +16,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from grader.i18n import catalog
 from tests.grader.conftest import KIT_ROOT
 
@@ -112,6 +114,7 @@ def _grade(kit: Path, target: Path) -> subprocess.CompletedProcess[str]:
     )
 
 
+@pytest.mark.sandbox
 def test_a_sixth_function_is_a_table_row_and_a_task_folder(tmp_path: Path) -> None:
     pristine = _kit(tmp_path / "before")
     kit = _kit(tmp_path / "after")

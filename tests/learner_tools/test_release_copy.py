@@ -92,6 +92,7 @@ def test_the_copy_holds_no_maintainers_tools_no_answers_and_no_tests(released: P
                     "exercises", "grader", "notebooks", "sqlite_demo"}  # fmt: skip
 
 
+@pytest.mark.sandbox
 def test_the_copy_stands_alone_and_its_grader_finds_every_task_unfinished(
     released: Path, tmp_path: Path
 ) -> None:
