@@ -235,6 +235,7 @@ EN = {
     "cli.batch.no_sandbox": "grade without isolation (only where none can be had; every output then says so)",
     "cli.batch.no_progress": "do not draw the progress bar",
     "cli.batch.not_a_folder": "{path} is not a folder of submissions.",
+    "cli.batch.stopped": "Batch stopped ({signal}): nothing was written to {out}, and no grading is left running.",
     "cli.batch.no_sandbox_available": (
         "Cannot grade safely: bubblewrap (bwrap) is not installed or cannot create a sandbox "
         "here, and uid isolation needs root. Install bubblewrap (Debian/Ubuntu: sudo apt "
@@ -438,6 +439,7 @@ ZH: dict[str, tuple[str, str]] = {
     "cli.batch.no_sandbox": ("35812f41", "不隔离，直接判题（只在无法隔离时使用；所有输出都会注明这一点）"),
     "cli.batch.no_progress": ("9df94ea8", "不显示进度条"),
     "cli.batch.not_a_folder": ("3490489a", "{path} 不是存放提交的文件夹。"),
+    "cli.batch.stopped": ("d9297985", "批量判题已停止（{signal}）：{out} 里什么也没有写，也没有留下还在运行的判题进程。"),
     "cli.batch.no_sandbox_available": ("39d17770", "无法安全地判题：没有安装 bubblewrap（bwrap），或者它在这里无法创建沙箱，而 uid 隔离需要 root 权限。请安装 bubblewrap（Debian/Ubuntu：sudo apt install bubblewrap）后重试，或者加上 --no-sandbox 不隔离直接判题。"),
     "cli.batch.closed": ("70c23190", "判题期间，以下路径对其他用户关闭（判完后恢复）：{paths}"),
     "cli.batch.done": ("486ce287", "用 {seconds:.0f} 秒判完了 {count} 份提交：{statuses}。"),
