@@ -12,6 +12,7 @@ The rules the rows encode:
 * the grader's kernel runs alone in the learner's interpreter: it imports nothing of the kit
   but itself;
 * the grader's engine judges: it never imports a transport, the tasks' words or a front end;
+  a transport implements the engine's ports, so it may import the engine;
 * base layers never import front ends (the command lines, the server, the site, the batch);
 * ``grader`` and ``sqlite_demo`` never import each other;
 * nothing but ``maintainer`` (and the tests) imports ``maintainer``, at run time or for types:
@@ -77,7 +78,9 @@ LAYERS: Final = (
     # The catalog gathers each task's words from its folder.
     Layer("grader i18n", ("grader.i18n",), ("grader words", "grader tasks")),
     Layer("grader settings", ("grader.settings",), ("grader i18n",)),
-    Layer("grader transport", ("grader.transport",), ("grader kernel",)),
+    # A transport is an adapter of the engine's ports (``engine.learner``): it may import the
+    # engine; the engine never imports it.
+    Layer("grader transport", ("grader.transport",), ("grader kernel", "grader engine")),
     Layer(
         "grader run",
         ("grader.run",),
