@@ -56,9 +56,7 @@ FIXTURE_MARKERS: Final = {
     "served": "browser",
     "browser": "browser",
     "page": "browser",
-    # tests/grader/conftest.py, tests/redteam/conftest.py
-    "graded_correct": "sandbox",
-    "graded_mutants": "sandbox",
+    # tests/redteam/conftest.py (the corpus is graded in process: no marker)
     "autograder": "sandbox",
 }
 #: Folders whose every test needs a marker: the red team attacks the sandbox.

@@ -102,7 +102,7 @@ def test_a_kernel_worker_that_does_not_load_is_replaced_by_a_fresh_one(
 def test_only_three_workers_failing_in_a_row_make_the_kernel_dead(tmp_path: Path) -> None:
     found = start_with(["fail", "fail", "fail", "load"], tmp_path)
 
-    assert found["answer"] == {"lines": [], "stopped": "died", "progress": [0, 0]}
+    assert found["answer"] == {"lines": [], "stopped": "died", "progress": [0, 0, 0, 0]}
     assert len(found["warnings"]) == 3
     # Each failed worker is ended; the fourth, still the spare, is the next start's.
     assert (found["made"], found["terminated"]) == (4, 3)
