@@ -79,3 +79,40 @@ def test_the_release_words_reach_the_catalog_once_a_maintainers_tool_is_loaded(
 
     assert finished.stdout.split() == ["True", "True"], finished.stderr[-2000:]
     assert "maintainer.release.texts" in maintainers(modules)
+
+
+def imported_by(*arguments: str) -> tuple[subprocess.CompletedProcess[str], set[str]]:
+    """Run ``python -X importtime ARGUMENTS`` in the kit; return it and the top-level names of
+    every module it imported (as ``-X importtime`` lists them on stderr)."""
+    finished = subprocess.run(
+        [sys.executable, "-X", "importtime", *arguments],
+        cwd=KIT_ROOT, env={**os.environ, "LANGUAGE": "en"}, capture_output=True, text=True,
+        timeout=TIMEOUT, check=False,
+    )  # fmt: skip
+    names = {
+        line.rsplit("|", 1)[1].strip().split(".")[0]
+        for line in finished.stderr.splitlines()
+        if line.startswith("import time:") and "|" in line
+    }
+    return finished, names
+
+
+def test_grading_every_task_and_writing_a_results_file_imports_no_maintainer_nor_hypothesis(
+    tmp_path: Path,
+) -> None:
+    """A grade from the bank that passes needs neither the maintainer's tools nor the drawing
+    of examples: a results file lists each passed task's promises from the task's row."""
+    results = tmp_path / "results.json"
+    finished, names = imported_by(
+        "-m", "grader", "--target", "solutions", "--no-sandbox", "--json", str(results)
+    )
+
+    assert finished.returncode == 0, finished.stdout + finished.stderr[-2000:]
+    assert "100/100" in finished.stdout and results.exists()
+    assert {"grader", "json"} <= names  # the listing was read: it names what was imported
+    assert {"maintainer", "hypothesis"} & names == set()
+
+
+def test_the_importtime_listing_does_name_hypothesis_when_it_is_imported() -> None:
+    finished, names = imported_by("-c", "import hypothesis")
+    assert finished.returncode == 0 and "hypothesis" in names

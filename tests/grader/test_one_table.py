@@ -18,7 +18,9 @@ from pathlib import Path
 
 import pytest
 
+from grader.engine.contract import Task
 from grader.i18n import catalog
+from grader.tasks import TASKS
 from tests.grader.conftest import KIT_ROOT
 
 ROW = """    Function("count_events", "count_events", probe=("$log",), view="plain",
@@ -175,3 +177,9 @@ def test_no_code_reads_a_status_back_from_rendered_text() -> None:
     offenders = [str(path) for path in sorted((KIT_ROOT / "grader").rglob("*.py"))
                  if pattern.search(path.read_text(encoding="utf-8"))]  # fmt: skip
     assert offenders == []
+
+
+@pytest.mark.parametrize("task", TASKS, ids=lambda task: task.id)
+def test_a_tasks_promises_are_those_its_properties_check_in_their_order(task: Task) -> None:
+    checked = tuple(dict.fromkeys(p for prop in task.properties for p in prop.promises))
+    assert task.promises == checked
