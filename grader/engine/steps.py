@@ -13,7 +13,7 @@ import json
 from collections import defaultdict
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from grader.engine import transcript
 from grader.engine.answers import EventView, Problem, Skip, event_view, raised, trouble, value
@@ -23,9 +23,6 @@ from grader.engine.oracle import ModelEvent, ModelLog, replay_of
 from grader.engine.outcomes import Said, Status
 from grader.engine.programs import Append, Block
 from grader.engine.wire import Ref, blob, encode, wrapped
-
-if TYPE_CHECKING:
-    from grader.engine.judge import Context
 
 
 @dataclass(frozen=True)
@@ -53,6 +50,45 @@ class EventVar:
 
     name: str
     ref: EventRef
+
+
+class Context(Protocol):
+    """What a step may ask of the judge while it walks the answers (the judge's
+    :class:`grader.engine.judge.Walk` is the one that answers): a port, so that the steps and
+    the plan need not import the judge that imports them."""
+
+    #: Lines shown after the failing call (see :meth:`extra_line`).
+    extra: list[str | Said]
+    #: The steps of those lines.
+    extra_steps: list[Step]
+
+    def seen(self, ref: EventRef) -> EventView | None:
+        """The learner's event for ``ref`` as append_event returned it (None: unreadable)."""
+        ...
+
+    def raw(self, ref: EventRef) -> Any:
+        """The learner's event for ``ref`` as the kernel observed it (None: not there)."""
+        ...
+
+    def models_of(self, step: BlockStep) -> list[ModelEvent]:
+        """The model's events of a block step."""
+        ...
+
+    def recall(self, key: Any) -> Any:
+        """The value first read under ``key``, or None; remembers nothing."""
+        ...
+
+    def remember(self, key: Any, value: Any) -> Any:
+        """The value first read under ``key`` (None, and remembered, the first time)."""
+        ...
+
+    def changed_promise(self, key: Any) -> str:
+        """The promise a read that changed between two calls breaks."""
+        ...
+
+    def extra_line(self, step: Step) -> None:
+        """Show ``step`` after the failing one (the read a change was caught by)."""
+        ...
 
 
 class Step:

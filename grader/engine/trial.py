@@ -1,6 +1,6 @@
 """Trying examples in full: each answer judged, the first failure shrunk.
 
-This is the slow path of a property (see :mod:`grader.engine.properties`): it runs when an
+This is the slow path of a property (see :mod:`grader.engine.running`): it runs when an
 example's digests differ from a correct implementation's, or when the bank is stale, and it
 needs the plans, the judge and the shrinker. Every example runs in one request; a call that
 hangs or a process that dies costs CPU time, so after one, smaller examples get less, and

@@ -182,7 +182,7 @@ EN = {
     "cli.subcommands": (
         "Instructor commands: 'python -m grader batch SUBMISSIONS_DIR --out OUT_DIR' grades a "
         "class; 'python -m grader gradescope OUT.zip' writes a Gradescope autograder; "
-        "'python -m grader release OUT_DIR' (in the kit, not in a learner's copy) writes the "
+        "'python -m maintainer release OUT_DIR' (in the kit, not in a learner's copy) writes the "
         "learner's copy. Add --help to any of them for its options."
     ),
     "cli.target": (
@@ -199,7 +199,7 @@ EN = {
     "cli.no_sandbox": "run learner code without a sandbox (the same as --isolation none)",
     "cli.unknown_task": "no task is called {task}: give a task's number or its id",
     "cli.interrupted": "Grading stopped (Ctrl+C): no report, and no results file written.",
-    "cli.release_missing": "release is a maintainer's tool: it is in the kit, not in a learner's copy.",
+    "cli.release_missing": "release is a maintainer's tool: run 'python -m maintainer release OUT_DIR' in the kit (a learner's copy has none).",
     "cli.pytest_target": "what to grade: exercises (default), solutions, a dotted module name, or a path; falls back to ${env}",
     # --- settings (every front end's options come from these) ---------------------------
     "settings.example_seconds": "CPU seconds one example may use before the call running then counts as timed out; where CPU time cannot be measured, wall-clock seconds (default {default:g})",
@@ -230,6 +230,7 @@ EN = {
     "cli.batch.no_sandbox": "grade without isolation (only where none can be had; every output then says so)",
     "cli.batch.no_progress": "do not draw the progress bar",
     "cli.batch.not_a_folder": "{path} is not a folder of submissions.",
+    "cli.batch.stopped": "Batch stopped ({signal}): nothing was written to {out}, and no grading is left running.",
     "cli.batch.no_sandbox_available": (
         "Cannot grade safely: bubblewrap (bwrap) is not installed or cannot create a sandbox "
         "here, and uid isolation needs root. Install bubblewrap (Debian/Ubuntu: sudo apt "
@@ -427,7 +428,7 @@ ZH: dict[str, tuple[str, str]] = {
     "watch.regrading": ("a39dfd62", "检测到文件保存，重新判题。"),
     "watch.stopped": ("18c462bb", "已停止监视。"),
     "cli.description": ("09721d8f", "根据行为给五个事件日志函数判题。"),
-    "cli.subcommands": ("e26595da", "讲师命令：'python -m grader batch SUBMISSIONS_DIR --out OUT_DIR' 给全班判题；'python -m grader gradescope OUT.zip' 生成 Gradescope 的 autograder；'python -m grader release OUT_DIR'（只在完整的套件里有，学习者版副本里没有）写出学习者版副本。在任意一个命令后面加 --help，可以查看它的选项。"),
+    "cli.subcommands": ("17c15afb", "讲师命令：'python -m grader batch SUBMISSIONS_DIR --out OUT_DIR' 给全班判题；'python -m grader gradescope OUT.zip' 生成 Gradescope 的 autograder；'python -m maintainer release OUT_DIR'（只在完整的套件里有，学习者版副本里没有）写出学习者版副本。在任意一个命令后面加 --help，可以查看它的选项。"),
     "cli.target": ("7119c0a2", "要判题的对象：exercises（默认）、solutions、点分模块名、文件夹（一个包、放练习文件的文件夹，或者只有一个 .py 文件的文件夹），或者定义了这五个函数的 .py 文件（设置了 ${env} 时默认取它）"),
     "cli.task": ("30772305", "只判这个任务，用编号或 id 指定（{tasks}）；可以重复使用来指定多个"),
     "cli.watch": ("37985ca5", "每次保存目标里的文件时重新判题（按 Ctrl+C 退出）"),
@@ -438,7 +439,7 @@ ZH: dict[str, tuple[str, str]] = {
     "cli.no_sandbox": ("55a39bda", "不用沙箱运行学习者代码（等同于 --isolation none）"),
     "cli.unknown_task": ("b5df8696", "没有叫 {task} 的任务：请给出任务的编号或 id"),
     "cli.interrupted": ("ed933887", "判题已中断（Ctrl+C）：没有报告，也没有写出结果文件。"),
-    "cli.release_missing": ("90c2fd4f", "release 是维护者用的工具：它在完整的套件里，学习者版副本里没有。"),
+    "cli.release_missing": ("66904453", "release 是维护者用的工具：请在完整的套件里运行 'python -m maintainer release OUT_DIR'（学习者版副本里没有它）。"),
     "cli.pytest_target": ("ba7d5ae3", "要判题的对象：exercises（默认）、solutions、点分模块名或路径；没有指定时取 ${env}"),
     "settings.example_seconds": ("2da76e39", "单个样例可用的 CPU 秒数，用完后正在运行的那次调用算作超时；测不到 CPU 时间时按墙钟秒数计（默认 {default:g}）"),
     "settings.task_seconds": ("13326962", "一个任务总共可用的 CPU 秒数（默认 {default:g}）"),
@@ -459,6 +460,7 @@ ZH: dict[str, tuple[str, str]] = {
     "cli.batch.no_sandbox": ("35812f41", "不隔离，直接判题（只在无法隔离时使用；所有输出都会注明这一点）"),
     "cli.batch.no_progress": ("9df94ea8", "不显示进度条"),
     "cli.batch.not_a_folder": ("3490489a", "{path} 不是存放提交的文件夹。"),
+    "cli.batch.stopped": ("d9297985", "批量判题已停止（{signal}）：{out} 里什么也没有写，也没有留下还在运行的判题进程。"),
     "cli.batch.no_sandbox_available": ("39d17770", "无法安全地判题：没有安装 bubblewrap（bwrap），或者它在这里无法创建沙箱，而 uid 隔离需要 root 权限。请安装 bubblewrap（Debian/Ubuntu：sudo apt install bubblewrap）后重试，或者加上 --no-sandbox 不隔离直接判题。"),
     "cli.batch.closed": ("70c23190", "判题期间，以下路径对其他用户关闭（判完后恢复）：{paths}"),
     "cli.batch.done": ("486ce287", "用 {seconds:.0f} 秒判完了 {count} 份提交：{statuses}。"),

@@ -42,9 +42,9 @@ if TYPE_CHECKING:
         _str_join,
         _token_nonce,
     )
-    from grader.kernel.observe import Unreadable
     from grader.kernel.reach import (
         Reach,
+        Unreadable,
         collecting,
         reach_all_fields,
         reach_call,

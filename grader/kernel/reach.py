@@ -35,7 +35,6 @@ if TYPE_CHECKING:
         _str_exact,
         _token_nonce,
     )
-    from grader.kernel.observe import EVENT_FIELDS, TooLarge, Unreadable
 
 #: A generator that yields calls and returns plain data.
 Reach = Generator[tuple[Any, ...], tuple[int, Any], Any]
@@ -43,6 +42,22 @@ Reach = Generator[tuple[Any, ...], tuple[int, Any], Any]
 MAX_DEPTH = 200
 #: How many learner values one observation may resolve before it is too large.
 MAX_RESOLVED = 100_000
+#: The fields of an event, in the order every answer lists them.
+EVENT_FIELDS = ("event_id", "session_id", "type", "payload")
+
+
+class Unreadable(Exception):
+    """A learner value is not what the contract promises: ``what`` names the promise
+    (``attribute:NAME``, ``mapping``, ``sequence``), ``value`` is the value."""
+
+    def __init__(self, what: str, value: Any) -> None:
+        self.what = what
+        self.value = value
+
+
+class TooLarge(Exception):
+    """An observation would hold more than its limit: :data:`MAX_RESOLVED` learner values
+    reached, or ``observe``'s ``MAX_NODES`` items."""
 
 
 class Raised(Exception):

@@ -18,6 +18,9 @@ from PIL import Image
 
 from benchmarks.charts import CHART_FILES
 
+# The quick benchmark serves the service for its HTTP section.
+pytestmark = [pytest.mark.server, pytest.mark.slow]
+
 REPOSITORY = Path(__file__).resolve().parents[2]
 
 

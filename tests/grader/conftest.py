@@ -1,5 +1,6 @@
-"""Helpers for the grader's own tests: run the command line, write small targets, grade the
-corpus (each file once per session, one per core)."""
+"""Helpers for the grader's own tests: run the command line (in this process, on a report
+given as data, or as a real process), write small targets, grade the corpus (each file once
+per session, one per core)."""
 
 from __future__ import annotations
 
@@ -18,6 +19,7 @@ from grader.engine.outcomes import Report
 from grader.i18n import using_language
 from grader.run import grade_in_process
 from grader.tasks import TASKS, select
+from tests.grader.cli_in_process import cli_in_process
 from tests.implementations.corpus import correct_files, write_mutant
 from tests.implementations.mutants import MUTANTS
 
@@ -92,4 +94,4 @@ def graded_mutants(mutant_jobs: list[tuple[Path, tuple[str, ...]]]) -> Callable[
     return reports.__getitem__
 
 
-__all__ = ["TASKS"]
+__all__ = ["TASKS", "cli_in_process"]

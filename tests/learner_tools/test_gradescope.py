@@ -22,8 +22,10 @@ import hypothesis
 import jsonschema  # type: ignore[import-untyped]
 import pytest
 
+from grader.frontends import cli
 from grader.frontends.gradescope import build_zip
-from tests.learner_tools.conftest import KIT_ROOT, environment, grader_cli
+from tests.grader.cli_in_process import RunCli
+from tests.learner_tools.conftest import KIT_ROOT, environment
 
 SCHEMA = json.loads((KIT_ROOT / "tests/grader/schemas/gradescope_results.schema.json").read_text())
 #: A bare Python 3.10 (Ubuntu 22.04's, as on Gradescope's image) and an environment of it that
@@ -51,8 +53,7 @@ ON_310 = "\nimport sys\nassert sys.version_info[:2] == (3, 10), sys.version\n"
 def autograder(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The zip, built by the command an instructor runs."""
     path = tmp_path_factory.mktemp("zip") / "autograder.zip"
-    finished = grader_cli("gradescope", str(path))
-    assert finished.returncode == 0, finished.stdout + finished.stderr
+    assert cli.main(["gradescope", str(path)]) == 0
     return path
 
 
@@ -102,9 +103,11 @@ def test_building_the_zip_twice_gives_the_same_bytes(autograder: Path, tmp_path:
     assert (tmp_path / "again.zip").read_bytes() == autograder.read_bytes()
 
 
-def test_a_zip_for_a_folder_that_does_not_exist_is_refused(tmp_path: Path) -> None:
-    finished = grader_cli("gradescope", str(tmp_path / "nowhere" / "a.zip"))
-    assert finished.returncode == 2 and "does not exist" in finished.stdout
+def test_a_zip_for_a_folder_that_does_not_exist_is_refused(
+    cli_in_process: RunCli, tmp_path: Path
+) -> None:
+    ran = cli_in_process("gradescope", str(tmp_path / "nowhere" / "a.zip"))
+    assert ran.status == 2 and "does not exist" in ran.out
 
 
 @pytest.fixture(scope="module")

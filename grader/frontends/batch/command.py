@@ -11,6 +11,7 @@ from pathlib import Path
 from grader.frontends.batch import run_batch
 from grader.frontends.batch.outputs import GRADEBOOK, RESULTS_DIR, SUMMARY, most_failed, sentence_of
 from grader.frontends.batch.pool import Row
+from grader.frontends.batch.stopping import Stopped, stopped_by_signals
 from grader.frontends.results import FORMATS
 from grader.i18n import LANGUAGES, text
 from grader.settings import Settings, add_options, from_arguments
@@ -77,7 +78,9 @@ def render_outcome(rows: list[Row], out_dir: Path, seconds: float) -> str:
 
 
 def main(argv: list[str]) -> int:
-    """Run the batch; exit 0 when it ran (whatever the scores), 2 when it cannot run."""
+    """Run the batch; exit 0 when it ran (whatever the scores), 2 when it cannot run, 128 + N
+    when signal N (SIGTERM, SIGINT) stopped it: nothing is then written, and nothing is left
+    running (see :mod:`grader.frontends.batch.stopping`)."""
     arguments = build_parser().parse_args(argv)
     if not arguments.submissions.is_dir():
         print(text("cli.batch.not_a_folder", path=arguments.submissions))
@@ -100,19 +103,27 @@ def main(argv: list[str]) -> int:
     secrets = [*protect.kit_folders(KIT_ROOT), arguments.submissions, arguments.out]
     opened_for = [chosen.python, *isolation.stdlib_folders(chosen.python)]
     uid = chosen.isolation is isolation.Isolation.UID
-    with protect.closed_to_others(secrets if uid else [], opened_for) as closed:
-        if closed:
-            print(
-                text("cli.batch.closed", paths=", ".join(str(path) for path in closed)), flush=True
+    try:
+        with (
+            stopped_by_signals(),
+            protect.closed_to_others(secrets if uid else [], opened_for) as closed,
+        ):
+            if closed:
+                print(
+                    text("cli.batch.closed", paths=", ".join(str(path) for path in closed)),
+                    flush=True,
+                )
+            rows = run_batch(
+                arguments.submissions,
+                arguments.out,
+                settings,
+                arguments.workers,
+                show_progress=not arguments.no_progress,
+                results_format=arguments.format,
             )
-        rows = run_batch(
-            arguments.submissions,
-            arguments.out,
-            settings,
-            arguments.workers,
-            show_progress=not arguments.no_progress,
-            results_format=arguments.format,
-        )
+    except Stopped as stopped:
+        print(text("cli.batch.stopped", signal=str(stopped), out=arguments.out), flush=True)
+        return stopped.exit_status
     print(render_outcome(rows, arguments.out, time.monotonic() - started))
     return 0
 

@@ -12,12 +12,11 @@ from collections.abc import Callable
 from typing import Any
 
 from grader.engine.checks import Branching, branchings
-from grader.engine.judge import Context
 from grader.engine.oracle import message_for, replay_of
 from grader.engine.plan import Plan
 from grader.engine.programs import Append, Block, Program, Style, programs, session_of, sweep
 from grader.engine.properties import Property
-from grader.engine.steps import LogVar
+from grader.engine.steps import Context, LogVar
 
 KINDS = ("user_message", "assistant_message", "tool_call", "tool_result", "tool_call", "tool_call")
 PATTERNS = ("calls", "calls_answered", "calls_reversed", "pairs", "filler", "alternate")
