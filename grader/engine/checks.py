@@ -8,13 +8,14 @@ task's reader once it has one.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
+from typing import Any
 
 from hypothesis import strategies as st
 
 from grader.engine.alphabets import ints
-from grader.engine.oracle import OPEN, ModelLog
+from grader.engine.oracle import OPEN, ModelEvent, ModelLog
 from grader.engine.plan import Plan
 from grader.engine.programs import (
     Append,
@@ -121,6 +122,31 @@ def branchings(draw: st.DrawFn, style: Style, most: int = 3) -> Branching:
         intent: Intent = draw(intents_of(style))
         branches.append((base, single_on(list(program.family), intent, models[base])))
     return Branching(program, tuple(branches))
+
+
+#: A session whose payloads take more than this many bytes of JSON is heavy: read whole once,
+#: and otherwise only where a read returns a few of its events.
+HEAVY = 4096
+
+
+def heavy(events: Iterable[ModelEvent], limit: int = HEAVY) -> bool:
+    """Whether the payloads of ``events`` take more than ``limit`` bytes as JSON, roughly
+    (what observing them costs), counting no further than the limit."""
+    left = limit
+    stack: list[Any] = [event.payload for event in events]
+    while stack and left >= 0:
+        value = stack.pop()
+        if isinstance(value, str):
+            left -= len(value) + 3
+        elif isinstance(value, Mapping):
+            left -= 2 + len(value)
+            stack += [*value.keys(), *value.values()]
+        elif isinstance(value, list | tuple):
+            left -= 2 + len(value)
+            stack += value
+        else:
+            left -= 4
+    return left < 0
 
 
 def each_log(build: Callable[[Plan, LogVar], None]) -> Callable[[Plan, list[LogVar]], None]:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from hypothesis import strategies as st
 
-from grader.engine.checks import Branching, add_probes, branchings, probes
+from grader.engine.checks import Branching, add_probes, branchings, heavy, probes
 from grader.engine.plan import Plan
 from grader.engine.programs import Append, Block, Program, Style, programs, sweep, tagged
 from grader.engine.properties import Property
@@ -51,12 +51,19 @@ def build(
 
 def appends(plan: Plan, program: Program) -> None:
     """Ids and fields of every event; every log, and every event returned, unchanged by
-    the append made to it, and by every append made to another log since."""
+    the append made to it, and by every append made to another log since (each event with a
+    light payload is looked at again: a heavy one would cost its payload again for nothing
+    more)."""
     _, logs, events = build(plan, program)
     for old in logs:
         add_probes(plan, old, "branches")
-    for event in events:
+    for event in light(events):
         plan.view(event, "append.branches")
+
+
+def light(events: list[EventVar]) -> list[EventVar]:
+    """The events whose payloads are not heavy (see :func:`grader.engine.checks.heavy`)."""
+    return [event for event in events if not heavy([event.ref.model])]
 
 
 def branches(plan: Plan, example: Branching) -> None:
@@ -88,7 +95,7 @@ def caller_payload(plan: Plan, program: Program) -> None:
         # log, for a change that reached further than its own event.
         own = plan.reads_of(Plan.view, event, "append.caller_payload_copied")
         plan.mutate(name, name, [], ["deep"], own, "append.caller_payload_copied")
-    for _, event in kept:
+    for event in light([event for _, event in kept]):
         plan.view(event, "append.caller_payload_copied")
     add_probes(plan, log)
 

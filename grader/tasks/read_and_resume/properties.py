@@ -9,7 +9,7 @@ their Unicode form, interleaved; an empty log.
 from __future__ import annotations
 
 from grader.engine.alphabets import TWINS
-from grader.engine.checks import Branching, branchings, read_back
+from grader.engine.checks import Branching, branchings, heavy, read_back
 from grader.engine.oracle import ModelLog
 from grader.engine.plan import Plan
 from grader.engine.programs import (
@@ -39,7 +39,21 @@ def afters(model: ModelLog, session: str) -> list[int | None]:
     """``after_event_id`` values worth trying for one session of ``model``: the edges (0,
     negative, past the end, huge), the session's own last ids, another session's id, and the
     boundaries (9, 99, 255, 999, ...) where hand-made numbering breaks. A long session is
-    read in full twice only; its other reads return a few events each."""
+    read in full twice only; its other reads return a few events each. A heavy one (long
+    texts, wide payloads) is read in full once: its other reads return two events at most."""
+    values = _afters(model, session)
+    events = model.events_for(session)
+    if not heavy(events):
+        return values
+    ids = [event.event_id for event in events]
+    return [
+        after
+        for after in values
+        if after is None or sum(1 for event_id in ids if event_id > after) <= 2
+    ]
+
+
+def _afters(model: ModelLog, session: str) -> list[int | None]:
     own = [event.event_id for event in model.events_for(session)]
     top = len(model.events)
     values: set[int | None] = {None, -1, top + 1, 10**12, -(10**12)}
@@ -74,10 +88,13 @@ def unused_twins(model: ModelLog, family: tuple[str, ...]) -> list[str]:
     return twins[:4]
 
 
-def tail(log: LogVar) -> int:
-    """An id a few events before the end of ``log``: reading after it shows what a change in
-    place added to the log, at the cost of a few events."""
-    return max(0, len(log.model.events) - 3)
+def tail(log: LogVar, session: str) -> int:
+    """An id a few events before the end of ``log``: reading ``session`` after it shows what a
+    change in place added to the log, at the cost of a few events (of the last one, where
+    they are heavy)."""
+    end = len(log.model.events)
+    few = max(0, end - 3)
+    return max(0, end - 1) if heavy(log.model.events_for(session, few)) else few
 
 
 def build(plan: Plan, program: Program) -> tuple[LogVar, list[LogVar]]:
@@ -90,7 +107,7 @@ def build(plan: Plan, program: Program) -> tuple[LogVar, list[LogVar]]:
             log = plan.block(log, segment)
         else:
             log, _ = plan.append(log, segment)
-        plan.read_events(log, session_of(segment), tail(log), repeat=CHANGED)
+        plan.read_events(log, session_of(segment), tail(log, session_of(segment)), repeat=CHANGED)
         logs.append(log)
     return log, logs
 
@@ -102,7 +119,7 @@ def reads(plan: Plan, program: Program) -> None:
         for after in afters(log.model, session):
             plan.read_events(log, session, after)
     for old, segment in zip(logs[1:], program.segments, strict=True):
-        plan.read_events(old, session_of(segment), tail(old), repeat=CHANGED)
+        plan.read_events(old, session_of(segment), tail(old, session_of(segment)), repeat=CHANGED)
 
 
 def branches(plan: Plan, example: Branching) -> None:
@@ -111,11 +128,15 @@ def branches(plan: Plan, example: Branching) -> None:
     sessions = list(example.program.family)
     for base, append in example.branches:
         for session in sessions:
-            plan.read_events(logs[base], session, tail(logs[base]), repeat="append.branches")
+            plan.read_events(
+                logs[base], session, tail(logs[base], session), repeat="append.branches"
+            )
         branch, _ = plan.append(logs[base], append)
         for session in dict.fromkeys([*sessions, append.session_id]):
             plan.read_events(branch, session)
-            plan.read_events(logs[base], session, tail(logs[base]), repeat="append.branches")
+            plan.read_events(
+                logs[base], session, tail(logs[base], session), repeat="append.branches"
+            )
 
 
 def fresh_read(plan: Plan, log: LogVar, session: str, promise: str) -> None:
@@ -182,7 +203,7 @@ EMPTY = Program(("a",), ())
 MANY = Program(
     ("a", "s"), (Block("filler", 120, ("a",), "loop0"), Block(SPREAD, 30, ("s",), "loop1"))
 )
-SWEEP = sweep()
+SWEEP = sweep(light=True)
 
 PROPERTIES = (
     Property(

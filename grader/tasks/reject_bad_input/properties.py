@@ -25,7 +25,9 @@ from grader.tasks.reject_bad_input.bad_input import (
 from grader.values import Text
 
 TOOL_HEAVY = ("tool_call", "tool_result", "user_message", "tool_result", "assistant_message")
-STYLE = Style(kinds=TOOL_HEAVY, singles=8, blocks=2, longest=150)
+#: Light: refusals are about call ids and types; accepting long or odd texts is the business
+#: of the acceptance properties, which draw them whole.
+STYLE = Style(kinds=TOOL_HEAVY, singles=8, blocks=2, longest=150, light=True)
 ODD = Style(singles=8, blocks=1, longest=150)
 NO_TRACE = "append.refusal_leaves_no_trace"
 
