@@ -5,11 +5,13 @@ which promise you broke and the smallest case that shows it.
 
 What a payload holds. The top level is any mapping with string keys (a ``dict``, a
 ``types.MappingProxyType``, a ``Mapping`` class of your own). Its values are JSON data, the
-way Python spells it: ``str``, ``int``, ``float`` (finite), ``bool``, ``None``, lists and
-tuples of JSON data, and dicts with string keys, nested up to 200 levels deep (the grader
-goes no deeper, so a recursive copy is fine). Anything else (bytes, a set, an object, a key
-that is not a string, NaN) is outside the contract: keep it, convert it or refuse it, as you
-like; the grader never passes one.
+way Python spells it: ``str``, ``int`` (of at most 4,300 digits), ``float`` (finite),
+``bool``, ``None``, lists and tuples of JSON data, and dicts with string keys, 200 levels
+deep at most, the payload itself counting as the first (the grader goes no deeper, so a
+recursive copy is fine). Anything else (bytes, a set, an object, a key that is not a string,
+NaN, an int of more than 4,300 digits) is outside the contract: keep it, convert it or refuse
+it, as you like; the grader never passes one. (4,300 digits is the most Python writes as text
+or reads back from it, so a copy through JSON text keeps every int the contract allows.)
 
 What "equal" means for a payload. The same keys, and for each key a value equal to the one
 given, type for type: a ``str`` is a ``str`` with the same characters (counted as JSON counts

@@ -117,6 +117,10 @@ def freeze(value: Any) -> Any:
     A ``MappingProxyType`` over a dict only blocks changes at the top: a nested list inside it
     could still be appended to. Freezing every level means nothing a reader gets can change,
     and building every container anew means nothing the writer keeps can reach the log.
+
+    An int is kept as the very object, whatever its size. The contract stops at 4,300 digits,
+    the most Python converts to and from text, so that a copy made through JSON text (another
+    correct way to copy) keeps every int it allows; past that, ``str(n)`` raises ValueError.
     """
     if isinstance(value, Mapping):
         return MappingProxyType({key: freeze(item) for key, item in value.items()})
