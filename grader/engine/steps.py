@@ -145,8 +145,8 @@ class AppendStep(Step):
             payload = (f"${self.append.wrapper}", ref) if self.append.wrapper in views else ref
         else:
             payload = wrapped(self.append.payload, self.append.wrapper)
-        session = encode(self.append.session_id)
-        return ("append", ("$ref", self.log.name), session, self.append.event_type, payload,
+        session, event_type = encode(self.append.session_id), encode(self.append.event_type)
+        return ("append", ("$ref", self.log.name), session, event_type, payload,
                 self.keep_log, self.keep_event)  # fmt: skip
 
     def code(self) -> str:
@@ -167,7 +167,7 @@ class AppendStep(Step):
 
     def imports(self) -> list[str]:
         wanted = [transcript.IMPORTS[self.append.wrapper]] if self.append.wrapper != "dict" else []
-        return wanted + transcript.imports_for([self.append.session_id])
+        return wanted + transcript.imports_for([self.append.session_id, self.append.event_type])
 
     def judge(self, answer: Any, context: Context) -> Problem | None:
         if self.key is None:

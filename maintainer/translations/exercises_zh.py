@@ -35,7 +35,7 @@ ZH: dict[str, tuple[str, str]] = {
         """,
     ),
     "event_log": doc(
-        "10b6a25b",
+        "e2b36c66",
         r"""
         创建日志、向日志追加事件：日志只能这样变长。
 

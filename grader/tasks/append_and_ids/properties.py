@@ -1,7 +1,7 @@
 """Task 1's properties: every event as the oracle says, and nothing changing what it should not.
 
-The boundary programs always run first: a session of 1,005 events (ids past 9, 99, 255 and
-999), three sessions that differ by case and a space taking turns for 260 events, and
+The boundary programs always run first: a log of 1,025 events (ids past 9, 99, 255, 999
+and 1,024), three sessions that differ by case and a space taking turns for 260 events, and
 payloads nested 60 deep with tuples holding lists, passed as every kind of mapping.
 """
 
@@ -14,6 +14,7 @@ from grader.engine.plan import Plan
 from grader.engine.programs import Append, Block, Program, Style, programs, sweep, tagged
 from grader.engine.properties import Property
 from grader.engine.steps import EventVar, LogVar
+from grader.tasks.append_and_ids import edges
 from grader.values import Text
 
 STYLE = Style(singles=8, blocks=1, longest=150)
@@ -128,8 +129,9 @@ def _deep(depth: int) -> object:
 
 
 FOUR = ("a", "b", "c", "d")
-#: Ids past 9, 99, 255 and 999 (taking turns: a long session is also a slow one to check).
-LONG = Program(FOUR, (Block("alternate", 1005, FOUR, "loop0"), Block("filler", 3, ("a",), "loop1")))
+#: Ids past 9, 99, 255, 999 and 1,024 (taking turns: a long session is also a slow one to
+#: check): every log of 1 to 1,025 events is met where its id is given.
+LONG = Program(FOUR, (Block("alternate", 1022, FOUR, "loop0"), Block("filler", 3, ("a",), "loop1")))
 TWINS = ("a", "A", "a ")
 TAKING_TURNS = Program(
     TWINS,
@@ -218,6 +220,7 @@ PROPERTIES = (
         (),
         ("append.events_are_facts",),
     ),
+    *edges.PROPERTIES,
 )
 
 __all__ = ["PROPERTIES", "st"]

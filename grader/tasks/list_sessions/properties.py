@@ -17,6 +17,7 @@ from grader.engine.checks import Branching, branchings
 from grader.engine.plan import Plan
 from grader.engine.programs import PATTERNS, SPREAD, Block, Program, Style, programs, sweep
 from grader.engine.properties import Property
+from grader.tasks.list_sessions import edges
 
 # Light: a list of sessions never shows a payload, so long texts would be observed for nothing.
 STYLE = Style(
@@ -104,7 +105,15 @@ PROPERTIES = (
         st.tuples(programs(STYLE), st.integers(0, 2**10 - 1)),
         listing,
         18,
-        ((MANY, 0), (TWINS, 1), (EMPTY, 0), (SOME, 2**6 - 1), (sweep(light=True), 0)),
+        (
+            (MANY, 0),
+            (TWINS, 1),
+            (EMPTY, 0),
+            (SOME, 2**6 - 1),
+            (sweep(light=True), 0),
+            (edges.LIST_SIZES, 0),
+            (edges.FAMILIES, 0),
+        ),
         ("list.sessions", CHANGED),
     ),
     Property("branches", branchings(SHORT), branches, 8, (), ("append.branches",)),

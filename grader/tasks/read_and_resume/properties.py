@@ -24,6 +24,7 @@ from grader.engine.programs import (
 )
 from grader.engine.properties import Property
 from grader.engine.steps import LogVar
+from grader.tasks.read_and_resume import edges
 
 STYLE = Style(singles=8, blocks=2, longest=150, sessions=5)
 SHORT = Style(singles=5, blocks=1, longest=40)
@@ -211,7 +212,7 @@ PROPERTIES = (
         programs(STYLE),
         reads,
         18,
-        (LONG, TWIN_SESSIONS, EMPTY, SWEEP),
+        (LONG, TWIN_SESSIONS, EMPTY, SWEEP, edges.SURROGATE_SESSIONS),
         ("read.session_only", "read.after", CHANGED),
     ),
     Property("branches", branchings(SHORT), branches, 8, (), ("append.branches",)),
@@ -231,4 +232,5 @@ PROPERTIES = (
         (),
         ("append.caller_payload_copied", "append.payload_read_only", "append.events_are_facts"),
     ),
+    *edges.PROPERTIES,
 )

@@ -18,6 +18,7 @@ from grader.engine.plan import Plan
 from grader.engine.programs import Append, Block, Program, Style, programs, session_of, sweep
 from grader.engine.properties import Property
 from grader.engine.steps import LogVar
+from grader.tasks.replay import edges
 
 KINDS = ("user_message", "assistant_message", "tool_call", "tool_result", "tool_call", "tool_call")
 PATTERNS = ("calls", "calls_answered", "calls_reversed", "pairs", "filler", "alternate")
@@ -161,9 +162,10 @@ PROPERTIES = (
         programs(STYLE),
         messages,
         22,
-        (LONG_RUN, INTERLEAVED, EMPTY_THEN_CALLS, SWEEP),
+        (LONG_RUN, INTERLEAVED, EMPTY_THEN_CALLS, SWEEP, edges.MESSAGE_KEY_EXTRAS),
         ("replay.mapping", "replay.merge", "replay.isolated", CHANGED),
     ),
     Property("branches", branchings(SHORT), branches, 8, (), ("append.branches",)),
     Property("fresh", programs(SHORT), fresh, 10, (EMPTY_THEN_CALLS, LONG_RUN), ("replay.fresh",)),
+    *edges.PROPERTIES,
 )

@@ -1,0 +1,177 @@
+"""The sizes every example meets, measured where a bug would be, and every example drawn as the
+grader draws it.
+
+:func:`sizes_met` walks a plan's steps with the oracle's model beside it, the way the kernel
+runs them, and notes each size a step meets: the log's length after an append, the events a
+read returns, the sessions a list returns, the calls open when a result comes, the length of
+every text in a payload... :func:`every_example` yields every example of every property:
+the explicit ones, then the drawn ones, drawn with the property's own seed and settings.
+
+Drawn examples depend on hypothesis's pool of constants, which it gathers from every module
+loaded (``hypothesis.internal.conjecture.providers``): a test process loads more modules than
+a grade, so a few drawn examples differ from the grade's. The boundaries are met by explicit
+examples, which never change.
+"""
+
+from __future__ import annotations
+
+import warnings
+from collections import defaultdict
+from collections.abc import Iterator, Mapping
+from typing import Any
+
+from hypothesis import given, seed, settings
+from hypothesis.errors import HypothesisWarning
+
+from grader.engine.oracle import ANSWERED, OPEN, TOOL_TYPES, ModelLog, depth_of
+from grader.engine.plan import Plan
+from grader.engine.properties import BASE_SETTINGS, Property, property_seed
+from grader.engine.steps import AppendStep, BlockStep, Create, Mutate, Read, Refuse, Step
+from grader.engine.wire import Ref
+from grader.tasks import TASKS
+
+Sizes = dict[str, set[int]]
+
+
+def every_example() -> Iterator[tuple[str, Property, int | None, Any]]:
+    """``(task id, property, index among the explicit ones or None, value)`` for every
+    example a grade of a correct submission runs."""
+    for task in TASKS:
+        for prop in task.properties:
+            for index, value in enumerate(prop.explicit):
+                yield task.id, prop, index, value
+            for value in drawn(task.id, prop):
+                yield task.id, prop, None, value
+
+
+def drawn(task_id: str, prop: Property) -> list[Any]:
+    """The examples hypothesis draws for ``prop`` when every one passes."""
+    if not prop.examples:
+        return []
+    found: list[Any] = []
+
+    @given(prop.strategy)
+    def collect(value: Any) -> None:
+        found.append(value)
+
+    test = seed(property_seed(task_id, prop.name))(
+        settings(BASE_SETTINGS, max_examples=prop.examples)(collect)
+    )
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", "Generating overly large repr", HypothesisWarning)
+        test()
+    return found
+
+
+def plan_of(task_strict: bool, prop: Property, value: Any) -> Plan:
+    plan = Plan(task_strict)
+    prop.build(plan, value)
+    return plan
+
+
+def sizes_met(plan: Plan) -> Sizes:
+    """Every size the plan's steps meet, by dimension (see the table in test_dimensions)."""
+    met: Sizes = defaultdict(set)
+    logs: dict[str, ModelLog] = {}
+    kept_lengths: dict[str, int] = {}
+    for step in plan.steps:
+        _walk(step, logs, kept_lengths, met)
+    return met
+
+
+def _walk(step: Step, logs: dict[str, ModelLog], kept: dict[str, int], met: Sizes) -> None:
+    if isinstance(step, Create):
+        logs[step.keep] = ModelLog()
+    elif isinstance(step, AppendStep):
+        model = _appended(step.log.model, step.append, met)
+        if step.keep_log:
+            logs[step.keep_log] = model
+    elif isinstance(step, BlockStep):
+        model = step.log.model
+        for append in step.block.appends():
+            model = _appended(model, append, met)
+        logs[step.keep_log] = model
+    elif isinstance(step, Refuse):
+        _refused(step, met)
+    elif isinstance(step, Read):
+        length = _read(step, logs, met)
+        if step.keep and length is not None:
+            kept[step.keep] = length
+    elif isinstance(step, Mutate):
+        if step.name in kept:
+            met["changed_result"].add(kept[step.name])
+        for read in step.reads:
+            _walk(read, logs, kept, met)
+
+
+def _appended(model: ModelLog, append: Any, met: Sizes) -> ModelLog:
+    session, kind, payload = append.session_id, append.event_type, append.payload
+    _payload_sizes(payload, met)
+    met["session_id_length"].add(len(session))
+    if kind in TOOL_TYPES:
+        call = payload["call_id"]
+        met["call_id_length"].add(len(call))
+        met["answered_calls"].add(len(model.calls_in(session, ANSWERED)))
+        if kind == "tool_result":
+            met["open_calls"].add(len(model.calls_in(session, OPEN)))
+            met["gap"].add(_gap(model, session, call))
+    model, event = model.append(session, kind, payload)
+    met["log_events"].add(event.event_id)
+    return model
+
+
+def _gap(model: ModelLog, session: str, call: str) -> int:
+    """How many of the session's events came between the call ``call`` and now."""
+    own = model.events_for(session)
+    for back, event in enumerate(reversed(own)):
+        if event.type == "tool_call" and event.payload["call_id"] == call:
+            return back
+    raise AssertionError(f"no call {call!r} in {session!r}")
+
+
+def _refused(step: Refuse, met: Sizes) -> None:
+    session, payload = step.session_id, step.payload
+    if step.reason in ("call_id_reused", "result_already_given") and isinstance(payload, Mapping):
+        call = payload["call_id"]
+        met["answered_calls"].add(len(step.log.model.calls_in(session, ANSWERED)))
+        own = step.log.model.events_for(session)
+        firsts = [
+            n for n, e in enumerate(own) if e.type == "tool_call" and e.payload["call_id"] == call
+        ]
+        met["reuse_gap"].add(len(own) - firsts[0] - 1)
+
+
+def _read(step: Read, logs: dict[str, ModelLog], met: Sizes) -> int | None:
+    target = step.args[0]
+    if not isinstance(target, Ref) or target.name not in logs:
+        return None
+    model = logs[target.name]
+    met["log_events_read"].add(len(model.events))
+    if step.function == "get_events_for_session":
+        found = len(model.events_for(step.args[1], step.kwargs.get("after_event_id", 0)))
+        met["session_events"].add(found)
+        return found
+    if step.function == "list_sessions":
+        met["sessions"].add(len(model.sessions()))
+        return len(model.sessions())
+    messages = model.replay(step.args[1])
+    met["replay_messages"].add(len(messages))
+    met["run_of_calls"] |= {len(m["tool_calls"]) for m in messages if "tool_calls" in m}
+    return len(messages)
+
+
+def _payload_sizes(payload: Mapping[str, Any], met: Sizes) -> None:
+    met["depth"].add(depth_of(payload))
+    stack: list[Any] = [payload]
+    while stack:
+        value = stack.pop()
+        if isinstance(value, Mapping):
+            met["mapping_keys"].add(len(value))
+            stack += list(value.values())
+        elif isinstance(value, list | tuple):
+            met["list_items"].add(len(value))
+            stack += list(value)
+        elif isinstance(value, str):
+            met["text_length"].add(len(value))
+        elif isinstance(value, int) and not isinstance(value, bool):
+            met["int_bits"].add(abs(value).bit_length())
