@@ -11,6 +11,7 @@ import textwrap
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -61,12 +62,13 @@ def _grade(job: tuple[Path, tuple[str, ...]]) -> Report:
         return grade(str(path), select(list(tasks)), lanes=1)
 
 
-def grade_all(jobs: list[tuple[Path, tuple[str, ...]]]) -> list[Report]:
-    """Grade every (file, tasks) job, one per core, each in a fresh process."""
+def grade_all(jobs: list[Any], job: Callable[[Any], Report] = _grade) -> list[Report]:
+    """Grade every job (by default a (file, tasks) pair), one per core, each in a fresh
+    process; ``job`` grades one (a module-level function: it crosses to the worker)."""
     context = multiprocessing.get_context("spawn")
     workers = max(2, len(os.sched_getaffinity(0)))
     with ProcessPoolExecutor(workers, mp_context=context) as pool:
-        return list(pool.map(_grade, jobs))
+        return list(pool.map(job, jobs))
 
 
 @pytest.fixture(scope="session")

@@ -155,15 +155,16 @@ def older_logs(plan: Plan, program: Program) -> None:
 
 
 def _later_calls(older: ModelLog, newest: ModelLog, sessions: list[str]) -> list[BadAppend]:
-    """Results and second results for calls of ``newest`` that ``older`` does not have (or
-    has open), and the call-id refusals ``older`` allows itself."""
+    """The call-id refusals ``older`` allows itself, and a result for each call of
+    ``newest`` that ``older`` has not made (or has answered already), each once."""
     rows = call_trouble(older, sessions, 0)
     for session, call in newest.calls:
         payload = {"call_id": call, "content": "from a newer log"}
-        if older.refusal(session, "tool_result", payload) is not None:
-            rows.append(BadAppend(session, "tool_result", payload,
-                                  older.refusal(session, "tool_result", payload).value))  # type: ignore[union-attr]  # fmt: skip
-    return rows
+        refusal = older.refusal(session, "tool_result", payload)
+        if refusal is not None:
+            rows.append(BadAppend(session, "tool_result", payload, refusal.value))
+    unique = {(row.session_id, row.event_type, row.payload["call_id"]): row for row in rows}
+    return list(unique.values())
 
 
 PROPERTIES = (
