@@ -428,10 +428,10 @@ def sweep(light: bool = False) -> Program:
 
     Each append holds one unusual thing only, so that an append refused for it names it.
 
-    ``light``: texts, arguments and wide values cut short (:func:`alphabets.lightened`), for
-    the readers' tasks: what they return is what append_event stored, and the tasks about
-    storing it see the long ones; observing 150 kB of text at every read would check nothing
-    more."""
+    ``light``: texts and arguments cut short (:func:`alphabets.lightened`), for the readers'
+    tasks and the caller's changes: what they return is what append_event stored (a text is
+    immutable: its length changes nothing a caller can do), and the task about storing it
+    sees the long ones; observing 150 kB of text at every read would check nothing more."""
     cut = alphabets.lightened if light else (lambda value: value)
     wrappers = WRAPPERS
     appends: list[Append] = []
@@ -471,6 +471,6 @@ def sweep(light: bool = False) -> Program:
         "wide": alphabets.nested(2, 0, 1, 300),
         "long": list(range(1100)),
     }
-    appends.append(Append("b", "user_message", {**cut(deep), "content": "deep"}))
+    appends.append(Append("b", "user_message", {**deep, "content": "deep"}))
     family = tuple(dict.fromkeys([*alphabets.SESSION_BASES, "a", "b", "c"]))
     return tagged(Program(family, tuple(appends)))

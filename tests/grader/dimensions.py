@@ -121,10 +121,11 @@ def _appended(model: ModelLog, append: Any, met: Sizes) -> ModelLog:
 
 
 def _gap(model: ModelLog, session: str, call: str) -> int:
-    """How many of the session's events came between the call ``call`` and now."""
-    own = model.events_for(session)
-    for back, event in enumerate(reversed(own)):
-        if event.type == "tool_call" and event.payload["call_id"] == call:
+    """How many events of the log came between the call ``call`` of ``session`` and now."""
+    for back, event in enumerate(reversed(model.events)):
+        if (event.session_id, event.type) == (session, "tool_call") and (
+            event.payload["call_id"] == call
+        ):
             return back
     raise AssertionError(f"no call {call!r} in {session!r}")
 
@@ -134,11 +135,7 @@ def _refused(step: Refuse, met: Sizes) -> None:
     if step.reason in ("call_id_reused", "result_already_given") and isinstance(payload, Mapping):
         call = payload["call_id"]
         met["answered_calls"].add(len(step.log.model.calls_in(session, ANSWERED)))
-        own = step.log.model.events_for(session)
-        firsts = [
-            n for n, e in enumerate(own) if e.type == "tool_call" and e.payload["call_id"] == call
-        ]
-        met["reuse_gap"].add(len(own) - firsts[0] - 1)
+        met["reuse_gap"].add(_gap(step.log.model, session, call))
 
 
 def _read(step: Read, logs: dict[str, ModelLog], met: Sizes) -> int | None:

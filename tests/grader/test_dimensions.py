@@ -36,19 +36,19 @@ INT_BITS = (10**MAX_INT_DIGITS - 1).bit_length()
 
 TABLE: tuple[Dimension, ...] = (
     Dimension("events in a log", "log_events", "the id an append gives (the log's length)", 1317),
-    Dimension("events in a session", "session_events", "the events one read returns", 1316),
+    Dimension("events in a session", "session_events", "the events one read returns", 1025),
     Dimension("sessions", "sessions", "the sessions one list returns", 1025),
-    Dimension("open calls", "open_calls", "calls open in the session when a result comes", 513),
+    Dimension("open calls", "open_calls", "calls open in the session when a result comes", 257),
     Dimension(
         "answered calls",
         "answered_calls",
         "calls answered in the session when a tool event comes (or is refused)",
-        513,
+        257,
     ),
     Dimension(
         "gap between a call and its result",
         "gap",
-        "the session's events between a call and its result",
+        "the log's events between a call and its result",
         1025,
     ),
     Dimension(

@@ -23,6 +23,7 @@ from grader.tasks.append_and_ids import edges as append_edges
 from grader.tasks.append_and_ids import properties as append_properties
 from grader.tasks.list_sessions import edges as list_edges
 from grader.tasks.read_and_resume import edges as read_edges
+from grader.tasks.read_and_resume import properties as read_properties
 from grader.tasks.reject_bad_input import edges as reject_edges
 from grader.tasks.replay import edges as replay_edges
 from tests.grader.conftest import grade_all
@@ -34,10 +35,10 @@ from tests.implementations.mutants import EDGE_MUTANTS
 CAUGHT_ONLY_BY: dict[str, tuple[str, Any]] = {
     # sizes
     "ids_wrap_at_1024": ("appends", append_properties.LONG),
-    "reads_return_at_most_1024_events": ("sizes", read_edges.READ_SIZES),
-    "sessions_listed_up_to_1024": ("listing", list_edges.LIST_SIZES),
-    "results_matched_among_the_last_512_calls": ("refusals", reject_edges.CALLS_AT_ONCE),
-    "answers_remembered_for_the_last_512_results": ("refusals", reject_edges.CALLS_AT_ONCE),
+    "reads_return_at_most_1024_events": ("reads", read_properties.LONG),
+    "sessions_listed_up_to_1024": ("sizes", list_edges.LIST_SIZES),
+    "results_matched_among_the_last_256_calls": ("refusals", reject_edges.CALLS_AT_ONCE),
+    "answers_remembered_for_the_last_256_results": ("refusals", reject_edges.CALLS_AT_ONCE),
     "results_looked_for_in_the_last_1024_events": ("refusals", reject_edges.GAPS),
     "replay_runs_split_at_512_calls": ("sizes", replay_edges.RUN_SIZES),
     "replay_returns_at_most_1024_messages": ("sizes", replay_edges.REPLAY_SIZES),
@@ -48,7 +49,7 @@ CAUGHT_ONLY_BY: dict[str, tuple[str, Any]] = {
     "session_ids_cut_at_2048": ("edges", append_edges.SESSION_IDS),
     "call_ids_compared_by_their_first_1024_characters": ("edges", append_edges.CALL_IDS),
     "ints_stored_in_4096_bits": ("edges", append_edges.INTS),
-    "long_reads_hand_out_a_cached_list": ("sizes", read_edges.READ_SIZES),
+    "long_lists_handed_out_from_a_cache": ("sizes", list_edges.LIST_SIZES),
     # mechanisms
     "payload_keys_named_like_event_fields_dropped": ("edges", append_edges.FIELD_NAMED_KEYS),
     "results_checked_against_every_call_of_the_family": (
@@ -68,7 +69,7 @@ CAUGHT_ONLY_BY: dict[str, tuple[str, Any]] = {
     "session_ids_compared_with_surrogates_replaced": ("reads", read_edges.SURROGATE_SESSIONS),
     "session_ids_checked_for_messages_only": ("every_type", None),
     "a_refused_tool_event_lets_its_retry_through": ("refused_twice", reject_edges.CALL_HISTORY),
-    "reused_call_ids_looked_for_in_the_last_1280_events": ("refusals", reject_edges.GAPS),
+    "reused_call_ids_looked_for_in_the_last_1024_events": ("refusals", reject_edges.GAPS),
     "sessions_listed_by_family": ("listing", list_edges.FAMILIES),
     "tool_call_messages_take_content_from_the_payload": (
         "messages",

@@ -1217,33 +1217,33 @@ EDGE_MUTANTS: tuple[Mutant, ...] = (
         ((C07_SESSIONS, "    return tuple(dict.fromkeys(e.session_id for e in log))[:1024]\n"),),
     ),
     Mutant(
-        "results_matched_among_the_last_512_calls",
+        "results_matched_among_the_last_256_calls",
         "c07_tuple_log",
         "reject_bad_input",
-        "A result is matched against the session's 512 newest calls only: with more calls open, "
+        "A result is matched against the session's 256 newest calls only: with more calls open, "
         "the oldest can no longer be answered.",
         (
             (
                 C07_VERDICT,
                 '    if event_type == "tool_result":\n'
                 '        calls = [e.payload["call_id"] for e in log if e.session_id == session_id and e.type == "tool_call"]\n'
-                "        if call_id not in calls[-512:]:\n"
+                "        if call_id not in calls[-256:]:\n"
                 "            return False\n" + C07_VERDICT,
             ),
         ),
     ),
     Mutant(
-        "answers_remembered_for_the_last_512_results",
+        "answers_remembered_for_the_last_256_results",
         "c07_tuple_log",
         "reject_bad_input",
-        "Answers are remembered for the session's 512 newest results only: an older call can be "
+        "Answers are remembered for the session's 256 newest results only: an older call can be "
         "answered a second time.",
         (
             (
                 C07_VERDICT,
                 '    if event_type == "tool_result":\n'
                 '        answers = [e.payload["call_id"] for e in log if e.session_id == session_id and e.type == "tool_result"]\n'
-                '        return "tool_call" in earlier and call_id not in answers[-512:]\n'
+                '        return "tool_call" in earlier and call_id not in answers[-256:]\n'
                 + C07_VERDICT,
             ),
         ),
@@ -1391,20 +1391,20 @@ EDGE_MUTANTS: tuple[Mutant, ...] = (
         ),
     ),
     Mutant(
-        "long_reads_hand_out_a_cached_list",
+        "long_lists_handed_out_from_a_cache",
         "c07_tuple_log",
-        "read_and_resume",
-        "A read of 512 events or more is cached and the cached list handed out: a caller who "
-        "changes it changes the next read.",
+        "list_sessions",
+        "A list of 512 sessions or more is cached and the cached list handed out: a caller who "
+        "changes it changes the next list.",
         (
             (
-                C07_READ,
-                "    found = [e for e in log if e.session_id == session_id and e.event_id > after_event_id]\n"
+                C07_SESSIONS,
+                "    found = list(dict.fromkeys(e.session_id for e in log))\n"
                 "    if len(found) < 512:\n"
                 "        return tuple(found)\n"
-                "    kept = LONG_READS.setdefault((id(log), session_id, after_event_id), (log, found))\n"
+                "    kept = LONG_LISTS.setdefault(id(log), (log, found))\n"
                 "    return kept[1] if kept[0] is log else found  # type: ignore[return-value]\n\n\n"
-                "LONG_READS: dict[Any, Any] = {}\n",
+                "LONG_LISTS: dict[Any, Any] = {}\n",
             ),
         ),
     ),
@@ -1583,16 +1583,16 @@ EDGE_MUTANTS: tuple[Mutant, ...] = (
         ),
     ),
     Mutant(
-        "reused_call_ids_looked_for_in_the_last_1280_events",
+        "reused_call_ids_looked_for_in_the_last_1024_events",
         "c07_tuple_log",
         "reject_bad_input",
-        "A new call's id is looked for among the log's last 1,280 events only: an id first used "
+        "A new call's id is looked for among the log's last 1,024 events only: an id first used "
         "longer ago may be used again.",
         (
             (
                 C07_VERDICT,
                 '    if event_type == "tool_call":\n'
-                '        return not any(e.session_id == session_id and e.type in ("tool_call", "tool_result") and e.payload["call_id"] == call_id for e in log[-1280:])\n'
+                '        return not any(e.session_id == session_id and e.type in ("tool_call", "tool_result") and e.payload["call_id"] == call_id for e in log[-1024:])\n'
                 + C07_VERDICT,
             ),
         ),

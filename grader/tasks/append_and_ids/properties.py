@@ -11,7 +11,16 @@ from hypothesis import strategies as st
 
 from grader.engine.checks import Branching, add_probes, branchings, heavy, probes
 from grader.engine.plan import Plan
-from grader.engine.programs import Append, Block, Program, Style, programs, sweep, tagged
+from grader.engine.programs import (
+    Append,
+    Block,
+    Program,
+    Style,
+    programs,
+    session_of,
+    sweep,
+    tagged,
+)
 from grader.engine.properties import Property
 from grader.engine.steps import EventVar, LogVar
 from grader.tasks.append_and_ids import edges
@@ -26,8 +35,10 @@ def build(
     plan: Plan, program: Program, probe_each: bool = True
 ) -> tuple[LogVar, list[LogVar], list[EventVar]]:
     """Append the program; with ``probe_each``, probe each log right before the append to it
-    and again right after, so that a difference can only come from that append. (A probe is
-    an append too; the probes at the end, after appends to other logs, see branches.)"""
+    and again right after, so that a difference can only come from that append (its calls
+    in the session appended to: every session's are probed at the end, on every log). (A
+    probe is an append too; the probes at the end, after appends to other logs, see
+    branches.)"""
     log = plan.create()
     logs, events = [log], []
     # After a probe, the program's own append is the log's second: a wrong id there means
@@ -36,16 +47,17 @@ def build(
     # it was made, an append to an older log, changed it.
     role = "old_log_unchanged" if probe_each else "event_ids"
     for number, segment in enumerate(program.segments):
-        previous = log
+        previous, session = log, str(session_of(segment))
         if probe_each:
-            add_probes(plan, previous, first_role="branches" if number else "event_ids")
+            first = "branches" if number else "event_ids"
+            add_probes(plan, previous, first_role=first, only=session)
         if isinstance(segment, Block):
             log = plan.block(log, segment, role)
         else:
             log, event = plan.append(log, segment, role=role)
             events.append(event)
         if probe_each:
-            add_probes(plan, previous)
+            add_probes(plan, previous, only=session)
         logs.append(log)
     return log, logs, events
 
@@ -201,7 +213,7 @@ PROPERTIES = (
         programs(SHORT, least=1),
         caller_payload,
         8,
-        (ODD_PAYLOADS, SWEEP),
+        (ODD_PAYLOADS, sweep(light=True)),
         ("append.caller_payload_copied",),
     ),
     Property(

@@ -111,7 +111,6 @@ PROPERTIES = (
             (EMPTY, 0),
             (SOME, 2**6 - 1),
             (sweep(light=True), 0),
-            (edges.LIST_SIZES, 0),
             (edges.FAMILIES, 0),
         ),
         ("list.sessions", CHANGED),
@@ -125,4 +124,5 @@ PROPERTIES = (
         (EMPTY, TWINS, SOME),
         ("list.result_is_a_copy",),
     ),
+    *edges.PROPERTIES,
 )

@@ -1,7 +1,7 @@
-"""Task 2's examples at the edges (issue 28): reads that return exactly 2**n - 1, 2**n and
-2**n + 1 events, each result changed by its caller; sessions whose ids hold lone surrogates
-beside the characters an encoder would turn them into; and reads of newer logs after a
-branch.
+"""Task 2's examples at the edges (issue 28): sessions whose ids hold lone surrogates beside
+the characters an encoder would turn them into, or are a subclass of str; reads of newer logs
+after a branch. (Reads of every size at a power of two are the ``reads`` property's, on its
+long session.)
 """
 
 from __future__ import annotations
@@ -12,37 +12,18 @@ from grader.engine.checks import Branching
 from grader.engine.plan import Plan
 from grader.engine.programs import Append, Block, Program
 from grader.engine.properties import Property
-from grader.engine.sizes import boundaries
 from grader.engine.steps import LogVar
+from grader.values import Text
 
-#: The longest session read: 1,025 events.
-LONGEST = 1025
-
-
-def read_at_every_size(plan: Plan, program: Program) -> None:
-    """The program's first session read after the id that leaves exactly k of its events,
-    for every boundary k; each result changed every way a caller could, then read again."""
-    log = plan.create()
-    for segment in program.segments:
-        log = (
-            plan.block(log, segment) if isinstance(segment, Block) else plan.append(log, segment)[0]
-        )
-    session = program.family[0]
-    ids = [event.event_id for event in log.model.events_for(session)]
-    for count in boundaries(len(ids)):
-        after = ids[-count] - 1
-        name = plan.name(f"read{count}_")
-        again = plan.reads_of(Plan.read_events, log, session, after)
-        plan.read_events(log, session, after, keep=name).shown = True
-        plan.mutate(name, name, [], ["shallow"], again, "read.result_is_a_copy")
-
-
-#: One session of 1,025 events, and another's event before it (ids are not positions).
-READ_SIZES = Program(
-    ("a", "b"),
-    (Append("b", "user_message", {"content": "b"}), Block("filler", LONGEST, ("a",), "loop1")),
+#: A subclass of str as the session a reader is asked for, beside the plain id it equals.
+TEXT_SESSIONS = Program(
+    (Text("a"), "a", Text("b")),
+    (
+        Append(Text("a"), "user_message", {"content": "one"}),
+        Append("b", "user_message", {"content": "two"}),
+        Append("a", "user_message", {"content": "three"}),
+    ),
 )
-
 #: Session ids holding lone surrogates, beside what an encoder turns them into ("?", U+FFFD,
 #: the escape text, the character a pair encodes): each a session of its own.
 SURROGATE_IDS = (
@@ -101,14 +82,6 @@ NEWER_AFTER_BRANCH = Branching(
 )
 
 PROPERTIES = (
-    Property(
-        "sizes",
-        st.nothing(),
-        read_at_every_size,
-        0,
-        (READ_SIZES,),
-        ("read.after", "read.result_is_a_copy"),
-    ),
     Property(
         "newer_after_branch",
         st.nothing(),

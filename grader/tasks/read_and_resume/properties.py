@@ -1,9 +1,10 @@
 """Task 2's properties: reads at every id boundary, of every session and its twins, on every
 log (old ones and branches too), and results that are the caller's own.
 
-The boundary programs always run first: a session of 1,005 events read after 9, 99, 255,
-999 and 1,004; eight sessions whose ids differ by case, a prefix, a space, a separator or
-their Unicode form, interleaved; an empty log.
+The boundary programs always run first: a session of 1,025 events read after 9, 99, 255,
+999 and 1,024, and so that exactly 2**n - 1, 2**n and 2**n + 1 of its events come back;
+eight sessions whose ids differ by case, a prefix, a space, a separator or their Unicode
+form, interleaved; an empty log.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from grader.engine.programs import (
     sweep,
 )
 from grader.engine.properties import Property
+from grader.engine.sizes import boundaries
 from grader.engine.steps import LogVar
 from grader.tasks.read_and_resume import edges
 
@@ -33,6 +35,9 @@ BOUNDARIES = (9, 10, 99, 100, 255, 256, 999, 1000)
 #: How many events a resume read returns, just past where a reader might stop (a page of
 #: 20, 32, 64, 100, 256 or 1,000).
 PAGE_SIZES = (21, 33, 65, 101, 257, 1001)
+#: A session longer than this is also read for every size at a power of two (see
+#: :func:`grader.engine.sizes.boundaries`): the boundary program's, of 1,025 events.
+EVERY_SIZE_PAST = 512
 CHANGED = "append.old_log_unchanged"
 
 
@@ -41,7 +46,7 @@ def afters(model: ModelLog, session: str) -> list[int | None]:
     negative, past the end, huge), the session's own last ids, another session's id, and the
     boundaries (9, 99, 255, 999, ...) where hand-made numbering breaks. A long session is
     read in full twice only; its other reads return a few events each. A heavy one (long
-    texts, wide payloads) is read in full once: its other reads return two events at most."""
+    texts, wide payloads) is read in full once: its other reads return one event at most."""
     values = _afters(model, session)
     events = model.events_for(session)
     if not heavy(events):
@@ -50,7 +55,7 @@ def afters(model: ModelLog, session: str) -> list[int | None]:
     return [
         after
         for after in values
-        if after is None or sum(1 for event_id in ids if event_id > after) <= 2
+        if after is None or sum(1 for event_id in ids if event_id > after) <= 1
     ]
 
 
@@ -66,6 +71,9 @@ def _afters(model: ModelLog, session: str) -> list[int | None]:
             values |= {0, own[0], own[0] - 1, own[len(own) // 2]}
         # Reads that return just past the page sizes a reader might cap a resume at.
         values |= {own[-(count + 1)] for count in PAGE_SIZES if len(own) > count}
+        if len(own) > EVERY_SIZE_PAST:
+            # A read of exactly 2**n - 1, 2**n and 2**n + 1 events, for every n.
+            values |= {own[-count] - 1 for count in boundaries(len(own))}
     others = [
         event.event_id
         for event in model.events
@@ -91,11 +99,11 @@ def unused_twins(model: ModelLog, family: tuple[str, ...]) -> list[str]:
 
 def tail(log: LogVar, session: str) -> int:
     """An id a few events before the end of ``log``: reading ``session`` after it shows what a
-    change in place added to the log, at the cost of a few events (of the last one, where
-    they are heavy)."""
+    change in place added to the log, at the cost of a few events (of none, where they are
+    heavy: then only what was added shows)."""
     end = len(log.model.events)
     few = max(0, end - 3)
-    return max(0, end - 1) if heavy(log.model.events_for(session, few)) else few
+    return end if heavy(log.model.events_for(session, few)) else few
 
 
 def build(plan: Plan, program: Program) -> tuple[LogVar, list[LogVar]]:
@@ -193,9 +201,10 @@ def appended_values(plan: Plan, program: Program) -> None:
 
 
 # --- the boundary programs ------------------------------------------------------------------
+#: One session of 1,025 events: read after 9, 99, 255, 999 and 1,024, and for every size.
 LONG = Program(
     ("a", "b"),
-    (Block("filler", 1005, ("a",), "loop0"), Append("b", "user_message", {"content": "b"})),
+    (Block("filler", 1025, ("a",), "loop0"), Append("b", "user_message", {"content": "b"})),
 )
 TWIN_IDS = ("a", "A", "ab", "a ", "é", "e\u0301", "a:b", "a\tb")
 TWIN_SESSIONS = Program(TWIN_IDS, (Block("alternate", 40, TWIN_IDS, "loop0"),))
@@ -212,7 +221,7 @@ PROPERTIES = (
         programs(STYLE),
         reads,
         18,
-        (LONG, TWIN_SESSIONS, EMPTY, SWEEP, edges.SURROGATE_SESSIONS),
+        (LONG, TWIN_SESSIONS, EMPTY, SWEEP, edges.SURROGATE_SESSIONS, edges.TEXT_SESSIONS),
         ("read.session_only", "read.after", CHANGED),
     ),
     Property("branches", branchings(SHORT), branches, 8, (), ("append.branches",)),

@@ -1,4 +1,4 @@
-"""Task 5's examples at the edges (issue 28): 513 calls open at once, answered oldest first;
+"""Task 5's examples at the edges (issue 28): 257 calls open at once, answered oldest first;
 results 2**n - 1, 2**n and 2**n + 1 events after their calls, and a call id reused 1,300
 events after it was first used; a subclass of ``str`` for the event type and every text;
 every bad input with every event type; refused appends tried twice; refused appends on older
@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from grader.engine.oracle import EVENT_TYPES, ModelLog, Refusal
 from grader.engine.plan import Plan
-from grader.engine.programs import Append, Block, Program, Segment, tagged
+from grader.engine.programs import SPREAD, Append, Block, Program, Segment, tagged
 from grader.engine.properties import Property
 from grader.engine.sizes import boundaries
 from grader.tasks.reject_bad_input.bad_input import (
@@ -24,7 +24,10 @@ from grader.tasks.reject_bad_input.bad_input import (
 from grader.tasks.reject_bad_input.refusing import NO_TRACE, build, refuse_all
 from grader.values import Text
 
-MOST_OPEN = 513
+#: The most calls open at once: a session of 514 tool events. An honest implementation that
+#: checks a call id against the whole session, copying it (correct/c06), spends a third of a
+#: second on it; twice as many would cost it four times that.
+MOST_OPEN = 257
 LONGEST_GAP = 1025
 #: Below this, a gap is made on its own: call, filler, result.
 SHORT_GAP = 64
@@ -38,30 +41,36 @@ def _result(session: str, call_id: str) -> Append:
     return Append(session, "tool_result", {"call_id": call_id, "content": "ok"})
 
 
-#: 513 calls, then their results oldest first: the first result comes with 513 calls open,
-#: the last with one; then every call answered, 513 of them.
+#: 257 calls, then their results oldest first: the first result comes with 257 calls open,
+#: the last with one; then every call answered, 257 of them.
 CALLS_AT_ONCE = Program(("a",), (Block("calls_answered", MOST_OPEN, ("a",), "loop0"),))
 
 
 def gap_program(session: str, gaps: tuple[int, ...]) -> Program:
     """A result ``gap`` events after its call, for each gap: the short ones one after the
     other (call, filler, result); the long ones overlapping, every call first, each result
-    placed so that exactly its gap of the session's events lies between it and its call."""
+    placed so that exactly its gap of the log's events lies between it and its call. The
+    filler opens a session per event: the calls' session stays short, and so does the
+    history a session-by-session check walks."""
     segments: list[Segment] = []
     short = [gap for gap in gaps if gap < SHORT_GAP]
     long = [gap for gap in gaps if gap >= SHORT_GAP]
     for gap in short:
-        segments += [_call(session, f"g{gap}"), Block("filler", gap, (session,), f"f{gap}")]
+        segments += [_call(session, f"g{gap}"), _filler(gap)]
         segments.append(_result(session, f"g{gap}"))
     segments += [_call(session, f"g{gap}") for gap in long]
     position = len(long)  # counted from the first long call
     for number, gap in enumerate(long):
         answer_at = number + gap + 1
         if answer_at > position:
-            segments.append(Block("filler", answer_at - position, (session,), f"f{gap}"))
+            segments.append(_filler(gap, answer_at - position))
         segments.append(_result(session, f"g{gap}"))
         position = answer_at + 1
     return tagged(Program((session,), tuple(segments)))
+
+
+def _filler(gap: int, count: int | None = None) -> Block:
+    return Block(SPREAD, gap if count is None else count, (f"f{gap}_",), f"f{gap}")
 
 
 #: Every gap, then (in the ``refusals`` property) the first call's id reused 1,300 events on.

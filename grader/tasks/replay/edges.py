@@ -14,6 +14,7 @@ from grader.engine.programs import Append, Block, Program
 from grader.engine.properties import Property
 from grader.engine.sizes import boundaries, growth
 from grader.engine.steps import LogVar
+from grader.values import Text
 
 MOST_MESSAGES = 1025
 LONGEST_RUN = 513
@@ -128,6 +129,16 @@ MESSAGE_KEY_EXTRAS = Program(
             {**MESSAGE_KEYS, "arguments": "{}", "call_id": "c1", "content": "ok"},
         ),
         Append("a", "assistant_message", {**MESSAGE_KEYS, "call_id": "c2", "content": "done"}),
+    ),
+)
+
+#: A subclass of str as the session replayed, beside the plain id it equals.
+TEXT_SESSIONS = Program(
+    (Text("a"), "a"),
+    (
+        Append(Text("a"), "tool_call", {"call_id": "c1", "name": "search", "arguments": "{}"}),
+        Append("a", "tool_call", {"call_id": "c2", "name": "search", "arguments": "{}"}),
+        Append(Text("a"), "tool_result", {"call_id": "c1", "content": "ok"}),
     ),
 )
 
