@@ -61,6 +61,7 @@ CAUGHT_ONLY_BY: dict[str, tuple[str, Any]] = {
         "newer_after_branch",
         read_edges.NEWER_AFTER_BRANCH,
     ),
+    "replay_shows_a_refused_tool_event": ("after_refusals", replay_edges.BEFORE_REFUSALS),
     "arguments_with_several_keys_normalised": (
         "edges",
         append_edges.ARGUMENTS_WITH_SEVERAL_KEYS,

@@ -1503,6 +1503,38 @@ EDGE_MUTANTS: tuple[Mutant, ...] = (
         ),
     ),
     Mutant(
+        "replay_shows_a_refused_tool_event",
+        "c07_tuple_log",
+        "replay",
+        "append_event writes each tool event on a scratch list of its log before checking its "
+        "call id, and forgets to take it off when the check refuses it; replay shows what the "
+        "scratch list holds.",
+        (
+            (
+                C07_FITS_CALL,
+                "    scratch = SCRATCH.setdefault(id(log), (log, []))\n"
+                "    if tool_event and scratch[0] is log:\n"
+                "        scratch[1].append((session_id, event_type, dict(payload)))\n"
+                + C07_FITS_CALL,
+            ),
+            (
+                C07_ITEMS,
+                "    if tool_event and scratch[0] is log:\n        scratch[1].pop()\n" + C07_ITEMS,
+            ),
+            (
+                "    for event in get_events_for_session(log, session_id):\n        p = event.payload\n",
+                "    pending = SCRATCH.get(id(log), (None, []))\n"
+                "    kept = pending[1] if pending[0] is log else []\n"
+                "    extra = [Event(0, s, t, tuple(p.items())) for s, t, p in kept if s == session_id]\n"
+                "    for event in [*get_events_for_session(log, session_id), *extra]:\n        p = event.payload\n",
+            ),
+            (
+                'NON_EMPTY = ("call_id", "name")\n',
+                'NON_EMPTY = ("call_id", "name")\nSCRATCH: dict[int, Any] = {}\n',
+            ),
+        ),
+    ),
+    Mutant(
         "arguments_with_several_keys_normalised",
         "c07_tuple_log",
         "append_and_ids",

@@ -287,6 +287,12 @@ def _branch_then_newest(m: ModuleType) -> bool:
     return ids(m, newest, "s") != [1, 2, 3, 4, 5]
 
 
+def _replay_after_refusal(m: ModuleType) -> bool:
+    log = log_of(m, *CALL_AND_RESULT)
+    accepted(m, log, *result("s", "1"))
+    return len(m.replay_session(log, "s")) != 2
+
+
 def _retry_let_through(m: ModuleType) -> bool:
     log = log_of(m, *CALL_AND_RESULT)
     accepted(m, log, *result("s", "1"))
@@ -463,6 +469,7 @@ BROKEN_BEHAVIOUR: dict[str, Callable[[ModuleType], bool]] = {
     "results_checked_against_every_call_of_the_family": _result_on_an_older_log,
     "payload_copies_cached_by_identity": _same_mapping_twice,
     "branches_cut_the_index_newer_logs_read": _branch_then_newest,
+    "replay_shows_a_refused_tool_event": _replay_after_refusal,
     "arguments_with_several_keys_normalised": lambda m: not _appends_through(
         m, call("s", "1", '{"a":1,"b":2}')),
     "str_subclass_event_types_refused": lambda m: refused(
