@@ -200,15 +200,17 @@ LIGHT_TEXT = 64
 LIGHT_ITEMS = 3
 
 
-def lightened(value: Any) -> Any:
-    """``value`` cut short: texts to their first :data:`LIGHT_TEXT` characters, containers to
-    their first :data:`LIGHT_ITEMS` items, at every depth; types and odd characters stay."""
+def lightened(value: Any, cut_texts: bool = True) -> Any:
+    """``value`` cut short: texts to their first :data:`LIGHT_TEXT` characters (unless not
+    ``cut_texts``), containers to their first :data:`LIGHT_ITEMS` items, at every depth;
+    types and odd characters stay."""
     if isinstance(value, str):
-        return value[:LIGHT_TEXT]
+        return value[:LIGHT_TEXT] if cut_texts else value
     if isinstance(value, dict):
-        return {key: lightened(item) for key, item in list(value.items())[:LIGHT_ITEMS]}
+        items = list(value.items())[:LIGHT_ITEMS]
+        return {key: lightened(item, cut_texts) for key, item in items}
     if isinstance(value, list | tuple):
-        return type(value)(lightened(item) for item in value[:LIGHT_ITEMS])
+        return type(value)(lightened(item, cut_texts) for item in value[:LIGHT_ITEMS])
     return value
 
 

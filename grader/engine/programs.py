@@ -125,6 +125,9 @@ class Style:
         light: cut texts and extra values short after drawing them (see
             :func:`grader.engine.alphabets.lightened`), for a task that never reads payloads
             back: the same examples, without kilobytes of text observed for nothing.
+        narrow: cut extra values to a few items per level (texts stay whole), for a task
+            that reads payloads back but never copies them: a value 300 wide at every level
+            costs its copy and its reading and checks nothing a narrow one does not.
     """
 
     kinds: tuple[str, ...] = KINDS
@@ -137,6 +140,7 @@ class Style:
     odd: bool = True
     deep: bool = False
     light: bool = False
+    narrow: bool = False
 
 
 @dataclass(frozen=True)
@@ -179,7 +183,9 @@ def intents(draw: st.DrawFn, style: Style) -> Intent:
     text = alphabets.draw_text(draw) if odd else "hi"
     extras = draw(alphabets.extras_of(style.deep)) if odd else {}
     if style.light:
-        text, extras = alphabets.lightened(text), alphabets.lightened(extras)
+        text = alphabets.lightened(text)
+    if style.light or style.narrow:
+        extras = alphabets.lightened(extras, cut_texts=style.light)
     return Intent(
         session=session,
         kind=style.kinds[kind],

@@ -28,8 +28,9 @@ from grader.engine.sizes import boundaries
 from grader.engine.steps import LogVar
 from grader.tasks.read_and_resume import edges
 
-STYLE = Style(singles=8, blocks=2, longest=150, sessions=5)
-SHORT = Style(singles=5, blocks=1, longest=40)
+# Narrow: a read returns what append_event stored; how wide a payload is, is task 1's business.
+STYLE = Style(singles=8, blocks=2, longest=150, sessions=5, narrow=True)
+SHORT = Style(singles=5, blocks=1, longest=40, narrow=True)
 #: Id boundaries where hand-made numbering or caching tends to break.
 BOUNDARIES = (9, 10, 99, 100, 255, 256, 999, 1000)
 #: How many events a resume read returns, just past where a reader might stop (a page of

@@ -22,8 +22,9 @@ from grader.tasks.replay import edges
 
 KINDS = ("user_message", "assistant_message", "tool_call", "tool_result", "tool_call", "tool_call")
 PATTERNS = ("calls", "calls_answered", "calls_reversed", "pairs", "filler", "alternate")
-STYLE = Style(kinds=KINDS, singles=8, blocks=2, patterns=PATTERNS, longest=150)
-SHORT = Style(kinds=KINDS, singles=5, blocks=1, patterns=PATTERNS, longest=30)
+# Narrow: extra keys never reach a message, whatever they hold (their names are what matter).
+STYLE = Style(kinds=KINDS, singles=8, blocks=2, patterns=PATTERNS, longest=150, narrow=True)
+SHORT = Style(kinds=KINDS, singles=5, blocks=1, patterns=PATTERNS, longest=30, narrow=True)
 CHANGED = "append.old_log_unchanged"
 
 
