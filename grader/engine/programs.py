@@ -438,7 +438,10 @@ def sweep(light: bool = False) -> Program:
     tasks and the caller's changes: what they return is what append_event stored (a text is
     immutable: its length changes nothing a caller can do), and the task about storing it
     sees the long ones; observing 150 kB of text at every read would check nothing more."""
-    cut = alphabets.lightened if light else (lambda value: value)
+
+    def cut(value: Any) -> Any:
+        return alphabets.lightened(value) if light else value
+
     wrappers = WRAPPERS
     appends: list[Append] = []
     for session in alphabets.SESSION_BASES:
