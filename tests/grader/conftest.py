@@ -8,7 +8,7 @@ import os
 import subprocess
 import sys
 import textwrap
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
@@ -17,7 +17,7 @@ import pytest
 
 from grader.engine.outcomes import Report
 from grader.i18n import using_language
-from grader.run import grade
+from grader.run import grade_in_process
 from grader.tasks import TASKS, select
 from tests.implementations.corpus import correct_files, write_mutant
 from tests.implementations.mutants import MUTANTS
@@ -56,34 +56,46 @@ def write_target(tmp_path: Path) -> Callable[[str, str], Path]:
     return write
 
 
-def _grade(job: tuple[Path, tuple[str, ...]]) -> Report:
-    path, tasks = job
+def _grade(job: tuple[Path, tuple[str, ...], bool]) -> Report:
+    path, tasks, full = job
     with using_language("en"):
-        return grade(str(path), select(list(tasks)), lanes=1)
+        return grade_in_process(str(path), select(list(tasks)), full=full)
 
 
-def grade_all(jobs: list[Any], job: Callable[[Any], Report] = _grade) -> list[Report]:
-    """Grade every job (by default a (file, tasks) pair), one per core, each in a fresh
-    process; ``job`` grades one (a module-level function: it crosses to the worker)."""
-    context = multiprocessing.get_context("spawn")
+def in_pool(job: Callable[[Any], Report], jobs: Sequence[Any]) -> list[Report]:
+    """Run ``job`` (a module-level function) on every item of ``jobs``, one process per core
+    (forked: the corpus is trusted code)."""
+    context = multiprocessing.get_context("fork")
     workers = max(2, len(os.sched_getaffinity(0)))
     with ProcessPoolExecutor(workers, mp_context=context) as pool:
-        return list(pool.map(job, jobs))
+        return list(pool.map(job, jobs, chunksize=4))
+
+
+def grade_all(jobs: list[tuple[Path, tuple[str, ...]]], full: bool = False) -> list[Report]:
+    """Grade every (file, tasks) job in process (the corpus is trusted code: the engine's
+    verdicts are what these tests check; the sandbox has tests of its own), one process per
+    core."""
+    return in_pool(_grade, [(*job, full) for job in jobs])
 
 
 @pytest.fixture(scope="session")
 def graded_correct() -> dict[str, Report]:
-    """Every correct file of the corpus, graded in full once: stem -> report."""
+    """Every correct file of the corpus, graded once: stem -> report."""
     reports = grade_all([(path, ()) for path in CORRECT_FILES])
     return {path.stem: report for path, report in zip(CORRECT_FILES, reports, strict=True)}
 
 
 @pytest.fixture(scope="session")
-def graded_mutants(tmp_path_factory: pytest.TempPathFactory) -> Callable[[str], Report]:
-    """Every mutant graded once, on the task it must lose: name -> report."""
+def mutant_jobs(tmp_path_factory: pytest.TempPathFactory) -> list[tuple[Path, tuple[str, ...]]]:
+    """Every mutant written out, with the task it must lose."""
     folder = tmp_path_factory.mktemp("mutants")
-    jobs = [(write_mutant(mutant, folder), (mutant.task,)) for mutant in MUTANTS]
-    reports = dict(zip((m.name for m in MUTANTS), grade_all(jobs), strict=True))
+    return [(write_mutant(mutant, folder), (mutant.task,)) for mutant in MUTANTS]
+
+
+@pytest.fixture(scope="session")
+def graded_mutants(mutant_jobs: list[tuple[Path, tuple[str, ...]]]) -> Callable[[str], Report]:
+    """Every mutant graded once, on the task it must lose: name -> report."""
+    reports = dict(zip((m.name for m in MUTANTS), grade_all(mutant_jobs), strict=True))
     return reports.__getitem__
 
 

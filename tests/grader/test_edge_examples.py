@@ -8,16 +8,19 @@ say that this example, and no other, catches the bug.
 
 from __future__ import annotations
 
-import dataclasses
+import marshal
+import pickle
 from pathlib import Path
 from typing import Any
+from unittest import mock
 
 import pytest
 
-from grader.engine.contract import Task
+from grader.engine import bank
+from grader.engine.bank import BankedProperty
 from grader.engine.outcomes import Report, Status
 from grader.i18n import using_language
-from grader.run import grade
+from grader.run import grade_in_process
 from grader.tasks import TASKS_BY_ID
 from grader.tasks.append_and_ids import edges as append_edges
 from grader.tasks.append_and_ids import properties as append_properties
@@ -26,7 +29,7 @@ from grader.tasks.read_and_resume import edges as read_edges
 from grader.tasks.read_and_resume import properties as read_properties
 from grader.tasks.reject_bad_input import edges as reject_edges
 from grader.tasks.replay import edges as replay_edges
-from tests.grader.conftest import grade_all
+from tests.grader.conftest import in_pool
 from tests.implementations.corpus import write_mutant
 from tests.implementations.mutants import EDGE_MUTANTS
 
@@ -92,22 +95,29 @@ def example_index(task_id: str, property_name: str, example: Any) -> int:
     return found[0]
 
 
-def without(task: Task, property_name: str, index: int) -> Task:
-    """``task`` with one explicit example of one property taken out."""
-    properties = tuple(
-        dataclasses.replace(prop, explicit=prop.explicit[:index] + prop.explicit[index + 1 :])
-        if prop.name == property_name
-        else prop
-        for prop in task.properties
+def bank_without(task_id: str, property_name: str, index: int) -> dict[str, BankedProperty]:
+    """The task's bank with one example of one property taken out."""
+    stored = bank.load(task_id)
+    assert stored is not None, f"the bank of {task_id} is stale: python -m maintainer.bank"
+    entry = stored[property_name]
+    requests = marshal.loads(entry.request)
+    values = entry.values
+    kept = [i for i in range(len(entry)) if i != index]
+    smaller = BankedProperty(
+        marshal.dumps([requests[i] for i in kept]),
+        tuple(entry.digests[i] for i in kept),
+        pickle.dumps([values[i] for i in kept], protocol=5),
     )
-    return dataclasses.replace(task, properties=properties)
+    return {**stored, property_name: smaller}
 
 
 def grade_without(job: tuple[Path, str, str, int]) -> Report:
-    """Grade the file on its task, one example out (in a worker: tasks do not pickle)."""
+    """Grade the file on its task, one example out of its bank (in a worker: tasks do not
+    pickle)."""
     path, task_id, property_name, index = job
-    with using_language("en"):
-        return grade(str(path), (without(TASKS_BY_ID[task_id], property_name, index),), lanes=1)
+    smaller = bank_without(task_id, property_name, index)
+    with using_language("en"), mock.patch.object(bank, "load", lambda _: smaller):
+        return grade_in_process(str(path), (TASKS_BY_ID[task_id],))
 
 
 @pytest.fixture(scope="module")
@@ -120,7 +130,7 @@ def graded_without(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Report
         property_name, example = CAUGHT_ONLY_BY[name]
         index = example_index(mutant.task, property_name, example)
         jobs.append((write_mutant(mutant, folder), mutant.task, property_name, index))
-    return dict(zip(names, grade_all(jobs, grade_without), strict=True))
+    return dict(zip(names, in_pool(grade_without, jobs), strict=True))
 
 
 def test_every_edge_mutant_names_the_example_that_catches_it() -> None:
