@@ -1,31 +1,25 @@
-"""The sizes every example meets, measured where a bug would be, and every example drawn as the
-grader draws it.
+"""The sizes every example meets, measured where a bug would be, and every example a grade
+runs.
 
 :func:`sizes_met` walks a plan's steps with the oracle's model beside it, the way the kernel
 runs them, and notes each size a step meets: the log's length after an append, the events a
 read returns, the sessions a list returns, the calls open when a result comes, the length of
-every text in a payload... :func:`every_example` yields every example of every property:
-the explicit ones, then the drawn ones, drawn with the property's own seed and settings.
+every text in a payload... :func:`every_example` yields every example of every property,
+the explicit ones first.
 
-Drawn examples depend on hypothesis's pool of constants, which it gathers from every module
-loaded (``hypothesis.internal.conjecture.providers``): a test process loads more modules than
-a grade, so a few drawn examples differ from the grade's. The boundaries are met by explicit
-examples, which never change.
+The examples are the banks' (``python -m maintainer.bank``): exactly what a grade runs.
 """
 
 from __future__ import annotations
 
-import warnings
 from collections import defaultdict
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from hypothesis import given, seed, settings
-from hypothesis.errors import HypothesisWarning
-
+from grader.engine import bank
 from grader.engine.oracle import ANSWERED, OPEN, TOOL_TYPES, ModelLog, depth_of
 from grader.engine.plan import Plan
-from grader.engine.properties import BASE_SETTINGS, Property, property_seed
+from grader.engine.properties import Property
 from grader.engine.steps import AppendStep, BlockStep, Create, Mutate, Read, Refuse, Step
 from grader.engine.wire import Ref
 from grader.tasks import TASKS
@@ -35,32 +29,13 @@ Sizes = dict[str, set[int]]
 
 def every_example() -> Iterator[tuple[str, Property, int | None, Any]]:
     """``(task id, property, index among the explicit ones or None, value)`` for every
-    example a grade of a correct submission runs."""
+    example a grade runs: the bank's, in its order (the explicit ones first)."""
     for task in TASKS:
+        stored = bank.load(task.id)
+        assert stored is not None, f"the bank of {task.id} is stale: python -m maintainer.bank"
         for prop in task.properties:
-            for index, value in enumerate(prop.explicit):
-                yield task.id, prop, index, value
-            for value in drawn(task.id, prop):
-                yield task.id, prop, None, value
-
-
-def drawn(task_id: str, prop: Property) -> list[Any]:
-    """The examples hypothesis draws for ``prop`` when every one passes."""
-    if not prop.examples:
-        return []
-    found: list[Any] = []
-
-    @given(prop.strategy)
-    def collect(value: Any) -> None:
-        found.append(value)
-
-    test = seed(property_seed(task_id, prop.name))(
-        settings(BASE_SETTINGS, max_examples=prop.examples)(collect)
-    )
-    with warnings.catch_warnings():
-        warnings.filterwarnings("ignore", "Generating overly large repr", HypothesisWarning)
-        test()
-    return found
+            for index, value in enumerate(stored[prop.name].values):
+                yield task.id, prop, (index if index < len(prop.explicit) else None), value
 
 
 def plan_of(task_strict: bool, prop: Property, value: Any) -> Plan:
