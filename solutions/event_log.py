@@ -81,6 +81,8 @@ def append_event(
 
 
 def check_event_type(event_type: object) -> None:
+    # ``in`` compares by ==, so a subclass of str spelling a known type is that type, as the
+    # contract says (a subclass of str is a str wherever a string goes).
     if event_type not in EVENT_TYPES:
         raise AppendRefused(f"unknown event type {event_type!r}: expected one of {EVENT_TYPES}")
 
@@ -150,6 +152,9 @@ def check_call_id(
     """Refuse a tool event that breaks the pairing of calls and results in its session.
 
     Call ids are scoped to their session: the same id may be used once in every session.
+    Ids are compared with ==, character by character as Python counts them, so a surrogate
+    pair and the character it encodes are two ids (the contract says so for session ids and
+    call ids alike; only payload strings are compared as JSON counts them).
     """
     if event_type not in ("tool_call", "tool_result"):
         return

@@ -157,8 +157,10 @@ def depth_of(value: Any) -> int:
 
 def outside_contract(value: Any) -> str | None:
     """Why ``value``, a payload, is not payload data as the contract defines it (too deep, an
-    int of too many digits, a float that is not finite, a key or value of another kind), or
-    None when it is. The grader's examples all are; a test holds them to it."""
+    int of too many digits, a float that is not finite, a key or value of another kind, two
+    keys of one mapping that a copy through JSON would merge: a surrogate pair and the
+    character it encodes), or None when it is. The grader's examples all are; a test holds
+    them to it."""
     if depth_of(value) > MAX_DEPTH:
         return f"nested {depth_of(value)} levels deep"
     stack = [value]
@@ -167,6 +169,8 @@ def outside_contract(value: Any) -> str | None:
         if isinstance(item, Mapping):
             if not all(isinstance(key, str) for key in item):
                 return "a key that is not a str"
+            if len({_joined(key) for key in item}) < len(item):
+                return "two keys JSON counts as one"
             stack += list(item.values())
         elif isinstance(item, list | tuple):
             stack += list(item)
@@ -177,6 +181,11 @@ def outside_contract(value: Any) -> str | None:
         elif not isinstance(item, str | int | float) and item is not None:
             return f"a {type(item).__name__}"
     return None
+
+
+def _joined(text: str) -> str:
+    """``text`` with each surrogate pair joined into the character it encodes, as JSON does."""
+    return text.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "surrogatepass")
 
 
 _INFINITY = float("inf")
