@@ -16,6 +16,7 @@ allows.
 from __future__ import annotations
 
 import functools
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -340,12 +341,16 @@ def _new_call_id(model: ModelLog, session: str, pick: int) -> str:
     return f"call_{number}"
 
 
+def _any_text_subclass(values: Iterable[Any]) -> bool:
+    return any(isinstance(value, str) and type(value) is not str for value in values)
+
+
 def features_of(model: ModelLog, append: Append) -> tuple[str, ...]:
     """The valid-but-unusual traits of one append on ``model`` (promise sub-ids)."""
     payload, kind, session = append.payload, append.event_type, append.session_id
     checks = (
         ("mapping_payload", append.wrapper != "dict"),
-        ("text_subclass", type(session) is not str),
+        ("text_subclass", _any_text_subclass((session, kind, *payload.values()))),
         (
             "unusual_session_id",
             not session.isascii() or not session.isprintable() or session != session.strip(),

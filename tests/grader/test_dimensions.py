@@ -133,3 +133,6 @@ def test_the_contract_s_edges_are_told_apart() -> None:
     assert outside_contract({"n": 10**MAX_INT_DIGITS}) == "an int of more than 4300 digits"
     assert outside_contract({"x": float("nan")}) == "a float that is not finite"
     assert outside_contract({"x": b"bytes"}) == "a bytes"
+    assert outside_contract({"\ud83d\ude42": 1, "🙂": 2}) == "two keys JSON counts as one"
+    lone = dict.fromkeys(["\ud83d", "\ude42", "\ud800"], 1)  # three lone surrogates
+    assert outside_contract({"k": lone}) is None

@@ -75,12 +75,62 @@ CAUGHT_ONLY_BY: dict[str, tuple[str, Any]] = {
     "a_refused_tool_event_lets_its_retry_through": ("refused_twice", reject_edges.CALL_HISTORY),
     "reused_call_ids_looked_for_in_the_last_1024_events": ("refusals", reject_edges.GAPS),
     "sessions_listed_by_family": ("listing", list_edges.FAMILIES),
+    "sessions_listed_with_surrogate_pairs_joined": ("listing", list_edges.FAMILIES),
     "tool_call_messages_take_content_from_the_payload": (
         "messages",
         replay_edges.MESSAGE_KEY_EXTRAS,
     ),
 }
 BY_NAME = {mutant.name: mutant for mutant in EDGE_MUTANTS}
+#: Each mechanism issue 28 lists (and each the contract's decisions added), with the mutants
+#: whose bug lives in it: each is in CAUGHT_ONLY_BY, so only that mechanism's example
+#: catches it.
+MECHANISMS: dict[str, tuple[str, ...]] = {
+    "extra payload keys named like the event's own fields or a message's fields": (
+        "payload_keys_named_like_event_fields_dropped",
+        "tool_call_messages_take_content_from_the_payload",
+    ),
+    "a refused append tried on an older log or on a branch": (
+        "results_checked_against_every_call_of_the_family",
+    ),
+    "the same mapping passed to two appends and changed in between": (
+        "payload_copies_cached_by_identity",
+    ),
+    "a branch taken, then a read of a log newer than the branch": (
+        "branches_cut_the_index_newer_logs_read",
+    ),
+    "a refused append followed by a replay": ("replay_shows_a_refused_tool_event",),
+    "JSON arguments with several keys, which must come back as given": (
+        "arguments_with_several_keys_normalised",
+    ),
+    "a str subclass wherever a string goes": ("str_subclass_event_types_refused",),
+    "lone surrogates beside the characters an encoder would turn them into": (
+        "session_ids_compared_with_surrogates_replaced",
+    ),
+    "every bad input tried with every event type": ("session_ids_checked_for_messages_only",),
+    "a refused append that must leave every later rule as it was": (
+        "a_refused_tool_event_lets_its_retry_through",
+    ),
+    "a call id reused long after its first use": (
+        "reused_call_ids_looked_for_in_the_last_1024_events",
+    ),
+    "session ids related by prefix or family, interleaved, for the order of the list": (
+        "sessions_listed_by_family",
+    ),
+    "extra payload keys named like a message's own fields never reach a replayed message": (
+        "tool_call_messages_take_content_from_the_payload",
+    ),
+    "a surrogate pair and the character it encodes are two ids (decided)": (
+        "sessions_listed_with_surrogate_pairs_joined",
+    ),
+}
+
+
+@pytest.mark.parametrize("mechanism", sorted(MECHANISMS))
+def test_every_mechanism_has_a_mutant_only_its_example_catches(mechanism: str) -> None:
+    mutants = MECHANISMS[mechanism]
+    assert mutants, mechanism
+    assert [name for name in mutants if name not in CAUGHT_ONLY_BY] == []
 
 
 def example_index(task_id: str, property_name: str, example: Any) -> int:

@@ -1646,6 +1646,24 @@ EDGE_MUTANTS: tuple[Mutant, ...] = (
         ),
     ),
     Mutant(
+        "sessions_listed_with_surrogate_pairs_joined",
+        "c07_tuple_log",
+        "list_sessions",
+        "Session ids are listed as JSON text would spell them: a surrogate pair joined into the "
+        "character it encodes, so that pair and that character are listed as one session.",
+        (
+            (
+                C07_SESSIONS,
+                "    return tuple(dict.fromkeys(\n"
+                '        e.session_id.encode("utf-16-le", "surrogatepass").decode(\n'
+                '            "utf-16-le", "surrogatepass"\n'
+                "        )\n"
+                "        for e in log\n"
+                "    ))\n",
+            ),
+        ),
+    ),
+    Mutant(
         "tool_call_messages_take_content_from_the_payload",
         "c07_tuple_log",
         "replay",

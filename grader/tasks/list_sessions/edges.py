@@ -34,10 +34,12 @@ def list_at_every_size(plan: Plan, program: Program) -> None:
 
 
 #: Ids related by a prefix or a family (the part before a separator), first seen in an order
-#: that keeps no family together and no prefix before its extensions.
+#: that keeps no family together and no prefix before its extensions; and a surrogate pair
+#: beside the character it encodes: two ids, as Python compares them (the contract says so),
+#: though JSON text would make them one.
 FAMILY_IDS = (
     "user.1", "bot.1", "user.2", "a.b", "bot.2", "a", "user", "b.a", "a.c", "user.1.x", "ab",
-    "b", "a/b", "bot", "a.b.c",
+    "\ud83d\ude42", "b", "a/b", "bot", "a.b.c", "🙂",
 )  # fmt: skip
 FAMILIES = Program(
     FAMILY_IDS,
