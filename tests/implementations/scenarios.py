@@ -482,6 +482,8 @@ BROKEN_BEHAVIOUR: dict[str, Callable[[ModuleType], bool]] = {
     "reused_call_ids_looked_for_in_the_last_1024_events": _late_reuse,
     "sessions_listed_by_family": lambda m: sessions(
         m, user("user.1"), user("bot.1"), user("user.2")) != ["user.1", "bot.1", "user.2"],
+    "sessions_listed_with_surrogate_pairs_joined": lambda m: sessions(
+        m, user("\ud83d\ude42"), user("🙂")) != ["\ud83d\ude42", "🙂"],
     "tool_call_messages_take_content_from_the_payload": lambda m: replay(
         m, "s", ("s", "tool_call", {"call_id": "1", "name": "f", "arguments": "{}", "content": "x"})
     )[0]["content"] is not None,
