@@ -188,9 +188,9 @@ class AppendStep(Step):
             payload = (f"${self.append.wrapper}", ref) if self.append.wrapper in views else ref
         else:
             payload = wrapped(self.append.payload, self.append.wrapper)
-        session = encode(self.append.session_id)
+        session, event_type = encode(self.append.session_id), encode(self.append.event_type)
         keep = self.payload_ref or self.keep_payload
-        return ("append", ("$ref", self.log.name), session, self.append.event_type, payload,
+        return ("append", ("$ref", self.log.name), session, event_type, payload,
                 self.keep_log, self.keep_event, keep)  # fmt: skip
 
     def code(self) -> str:
@@ -221,7 +221,7 @@ class AppendStep(Step):
 
     def imports(self) -> list[str]:
         wanted = [transcript.IMPORTS[self.append.wrapper]] if self.append.wrapper != "dict" else []
-        return wanted + transcript.imports_for([self.append.session_id])
+        return wanted + transcript.imports_for([self.append.session_id, self.append.event_type])
 
     def judge(self, answer: Any, context: Context) -> Problem | None:
         if self.key is None:

@@ -91,7 +91,8 @@ EN = {
     "hint.append.caller_payload_copied.2": (
         "Copy at every depth, through lists, dicts and tuples alike: walk the value and build "
         "new containers (or copy.deepcopy(dict(payload)); dict() first, since copy.deepcopy "
-        "cannot copy a MappingProxyType)."
+        "cannot copy a MappingProxyType). json.loads(json.dumps(...)) works too: every int the "
+        "contract allows has at most 4,300 digits, which json can write."
     ),
     "hint.append.payload_read_only.1": (
         "What event.payload hands out must not be the log's own data: a reader could change it."
@@ -134,7 +135,7 @@ ZH: dict[str, tuple[str, str]] = {
     "hint.append.branches.1": ("56483981", "对同一个旧日志追加两次，得到的是两个互不相干的日志：谁也看不到对方的事件。"),
     "hint.append.branches.2": ("f8af590a", "不要在日志这个值之外保存状态（没有全局计数器，也没有以日志长度或 id 为键的缓存）：一次追加需要的一切，都在传进来的日志里。"),
     "hint.append.caller_payload_copied.1": ("1ce7cf40", "映射还在调用方手里，之后随时可能被改：要保存一份副本，而不是这个映射本身。"),
-    "hint.append.caller_payload_copied.2": ("3ac9bff1", "每一层都要复制，列表、字典、元组都一样：遍历这个值，构造新的容器（或者用 copy.deepcopy(dict(payload))；要先 dict()，因为 copy.deepcopy 复制不了 MappingProxyType）。"),
+    "hint.append.caller_payload_copied.2": ("01a73ac5", "每一层都要复制，列表、字典、元组都一样：遍历这个值，构造新的容器（或者用 copy.deepcopy(dict(payload))；要先 dict()，因为 copy.deepcopy 复制不了 MappingProxyType）。用 json.loads(json.dumps(...)) 也可以：约定允许的每个 int 最多 4,300 位数字，json 都能写出来。"),
     "hint.append.payload_read_only.1": ("d46e999b", "event.payload 交出去的不能是日志自己的数据，否则读取的人就能改动它。"),
     "hint.append.payload_read_only.2": ("68ded620", "把保存的副本一路冻结到底（字典换成 types.MappingProxyType，列表换成元组），或者把它藏起来，每次读取都交出一份新副本。"),
     "hint.append.events_are_facts.1": ("1b687739", "把事件做成不可变的，这样给属性赋值就会抛出异常。"),
