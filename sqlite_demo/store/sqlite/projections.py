@@ -13,7 +13,7 @@ import sqlite3
 from collections.abc import Iterable
 
 from eventlog import ProjectionOutOfStepError, StoredEvent
-from sqlite_demo.store.records import MESSAGE_ROLES, MessageRow, ToolCallRow
+from sqlite_demo.store.records import MESSAGE_ROLES
 
 
 def write_projection(connection: sqlite3.Connection, event: StoredEvent) -> None:
@@ -105,36 +105,3 @@ def rebuild_all(connection: sqlite3.Connection, events: Iterable[StoredEvent]) -
     connection.execute("DELETE FROM tool_calls")
     for event in events:
         write_projection(connection, event)
-
-
-def read_messages(
-    connection: sqlite3.Connection, session_id: str, after_event_id: int = 0, limit: int = -1
-) -> list[MessageRow]:
-    """Return the session's message rows in event order (empty for an unknown session).
-
-    Only rows of events after ``after_event_id``, at most ``limit`` of them (-1: all).
-    """
-    # Through the events' session index: the projection is keyed by event_id alone.
-    rows = connection.execute(
-        "SELECT m.event_id, m.role, m.content FROM events AS e"
-        " JOIN messages AS m ON m.event_id = e.event_id"
-        " WHERE e.session_id = ? AND e.event_id > ? ORDER BY e.event_id LIMIT ?",
-        (session_id, after_event_id, limit),
-    )
-    return [MessageRow(*row) for row in rows]
-
-
-def read_tool_calls(
-    connection: sqlite3.Connection, session_id: str, after_event_id: int = 0, limit: int = -1
-) -> list[ToolCallRow]:
-    """Return the session's tool call rows in event order (empty for an unknown session).
-
-    Only rows of events after ``after_event_id``, at most ``limit`` of them (-1: all).
-    """
-    # The UNIQUE (session_id, call_id) backstop is an index that finds the session's rows.
-    rows = connection.execute(
-        "SELECT event_id, call_id, name, arguments, result FROM tool_calls"
-        " WHERE session_id = ? AND event_id > ? ORDER BY event_id LIMIT ?",
-        (session_id, after_event_id, limit),
-    )
-    return [ToolCallRow(*row) for row in rows]

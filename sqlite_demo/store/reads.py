@@ -1,0 +1,172 @@
+"""The reads both backends run: one SQL text per question, and the values built from its rows.
+
+Every query is plain SQL that SQLite and PostgreSQL both run, written with ``?`` parameters
+(PostgreSQL's backend turns them into psycopg's ``%s`` once, when it loads: see
+:func:`for_psycopg`). The projections' reads, the log's reads and the items in force are the
+same on both backends, so they are written here once.
+
+What keeps a read fast is what it does not do:
+
+* **one decode for many payloads**: the payloads of a read are decoded with one
+  ``json.loads`` of them all, joined as one JSON array, where one call per payload costs
+  several times more (the per-call overhead of the decoder dominates a short text);
+* **no correction folded that does not reach the result**: the items in force are selected
+  by SQL (:data:`IN_FORCE`), so a session's tail is read from the end of its index, with
+  only the corrections that take something out of that tail skipped on the way.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Sequence
+from typing import Any, Final, NamedTuple
+
+from eventlog import ITEM_TYPES, ReadOnlyPayload, StoredEvent
+from eventlog.events import Event
+from sqlite_demo.store.records import MessageRow, ToolCallRow
+
+#: The largest integer either database holds (64-bit, signed): no event id is larger, and a
+#: LIMIT of it means "all" on both (SQLite refuses a NULL limit, PostgreSQL a negative one).
+MAX_INTEGER: Final = 2**63 - 1
+#: The item types as an SQL list, for ``type IN (...)``.
+ITEM_TYPES_SQL: Final = ", ".join(f"'{event_type}'" for event_type in ITEM_TYPES)
+#: A condition on an event of the session given as the parameters ``?`` (twice): it is in
+#: force, no correction takes it out. An event is out if a ``session_cleared`` reaches it or an
+#: ``item_removed`` names it. Both subqueries name the session by parameter, not by the outer
+#: row, so each runs once per query: the first bounds the walk of the session's index (the
+#: events before the last clear are never visited), the second is a small set looked up per
+#: row (the partial indexes of the corrections find both in one seek each).
+IN_FORCE: Final = (
+    "event_id > coalesce((SELECT max(supersedes) FROM events"
+    " WHERE session_id = ? AND type = 'session_cleared'), 0)"
+    " AND event_id NOT IN (SELECT supersedes FROM events"
+    " WHERE session_id = ? AND type = 'item_removed')"
+)
+#: The session's items in force, oldest first (the parameter: the session id, three times).
+ITEMS_IN_FORCE: Final = (
+    "SELECT event_id, type, payload FROM events WHERE session_id = ?"
+    f" AND type IN ({ITEM_TYPES_SQL}) AND {IN_FORCE} ORDER BY event_id"
+)
+#: The newest ``?`` of them, newest first: the walk starts at the session's last event and
+#: stops once it has them, so it reads as many rows as it returns, plus whatever was taken
+#: out among them; never the whole session.
+NEWEST_ITEMS_IN_FORCE: Final = ITEMS_IN_FORCE.replace("ORDER BY event_id", "ORDER BY event_id DESC")
+NEWEST_ITEMS_IN_FORCE_LIMITED: Final = NEWEST_ITEMS_IN_FORCE + " LIMIT ?"
+#: The session's events after an id, at most so many, oldest first.
+EVENTS_AFTER: Final = (
+    "SELECT event_id, type, payload, created_at FROM events"
+    " WHERE session_id = ? AND event_id > ? ORDER BY event_id LIMIT ?"
+)
+#: The session's last event id, 0 when it has none.
+LAST_EVENT_ID: Final = "SELECT coalesce(max(event_id), 0) FROM events WHERE session_id = ?"
+#: Every event of the log, oldest first: what a rebuild of the projections folds.
+ALL_EVENTS: Final = (
+    "SELECT event_id, session_id, type, payload, created_at FROM events ORDER BY event_id"
+)
+#: The session's message rows, through the events' session index (the projection is keyed
+#: by event_id alone).
+MESSAGES: Final = (
+    "SELECT m.event_id, m.role, m.content FROM events AS e"
+    " JOIN messages AS m ON m.event_id = e.event_id"
+    " WHERE e.session_id = ? AND e.event_id > ? ORDER BY e.event_id LIMIT ?"
+)
+#: The session's tool call rows; UNIQUE (session_id, call_id) is the index that finds them.
+TOOL_CALLS: Final = (
+    "SELECT event_id, call_id, name, arguments, result FROM tool_calls"
+    " WHERE session_id = ? AND event_id > ? ORDER BY event_id LIMIT ?"
+)
+#: The ids of the sessions with events, in the order of their first event.
+ACTIVE_SESSION_IDS: Final = (
+    "SELECT session_id FROM events GROUP BY session_id ORDER BY min(event_id)"
+)
+#: One session by id.
+SESSION_BY_ID: Final = "SELECT id, title, created_at FROM sessions WHERE id = ?"
+
+
+class ItemEvent(NamedTuple):
+    """An item event in force, as :meth:`EventStore.get_items_in_force` hands it out.
+
+    ``payload`` is decoded for this read alone: a fresh dict, the caller's to keep or change.
+    """
+
+    event_id: int
+    type: str
+    payload: dict[str, Any]
+
+
+def for_psycopg(sql: str) -> str:
+    """Return ``sql`` with psycopg's ``%s`` for each ``?`` (none of these queries holds a
+    ``?`` or a ``%`` of its own)."""
+    return sql.replace("?", "%s")
+
+
+def clamp(value: int) -> int:
+    """Return ``value`` clamped into the databases' integers: no answer changes (every id is
+    inside), and "after 2**64" still means "nothing", as in the pure core."""
+    return max(-MAX_INTEGER - 1, min(value, MAX_INTEGER))
+
+
+def limit_or_all(limit: int | None) -> int:
+    """Return a LIMIT both databases read as ``limit``, or as "all" for None."""
+    return MAX_INTEGER if limit is None else limit
+
+
+def decode_all(texts: Sequence[str]) -> list[dict[str, Any]]:
+    """Decode JSON object texts with one ``json.loads`` call; return fresh dicts, in order."""
+    if not texts:
+        return []
+    decoded: list[dict[str, Any]] = json.loads("[" + ",".join(texts) + "]")
+    return decoded
+
+
+def item_events(rows: Sequence[tuple[int, str, str]]) -> list[ItemEvent]:
+    """Build :class:`ItemEvent` values from ``(event_id, type, payload JSON)`` rows."""
+    ids, types, texts = zip(*rows, strict=True) if rows else ((), (), ())
+    return list(map(ItemEvent, ids, types, decode_all(texts)))
+
+
+#: The slots of a :class:`StoredEvent`, set directly (see :func:`stored_events`).
+_new = object.__new__
+_set_id = Event.__dict__["event_id"].__set__
+_set_session = Event.__dict__["session_id"].__set__
+_set_type = Event.__dict__["type"].__set__
+_set_payload = Event.__dict__["payload"].__set__
+_set_created = StoredEvent.__dict__["created_at"].__set__
+
+
+def stored_events(session_id: str, rows: Iterable[tuple[int, str, str, int]]) -> list[StoredEvent]:
+    """Build the session's events from ``(event_id, type, payload JSON, created_at)`` rows.
+
+    The payloads decode lazily, on first read. Each event is made by setting its five slots
+    directly, which costs half of the frozen dataclass's ``__init__`` (five
+    ``object.__setattr__`` calls through Python): on a read of 10,000 events that is most of
+    the Python time. ``tests/store/test_reads.py`` checks that the events are equal, field
+    for field, to those the constructor makes, so a new field cannot be forgotten here.
+    """
+    events = []
+    for event_id, event_type, payload_json, created_at in rows:
+        event = _new(StoredEvent)
+        _set_id(event, event_id)
+        _set_session(event, session_id)
+        _set_type(event, event_type)
+        _set_payload(event, ReadOnlyPayload(payload_json))
+        _set_created(event, created_at)
+        events.append(event)
+    return events
+
+
+def event_from_row(row: tuple[int, str, str, str, int]) -> StoredEvent:
+    """Build a :class:`StoredEvent` from ``(event_id, session_id, type, payload JSON,
+    created_at)``, the columns of :data:`ALL_EVENTS` (the payload decodes lazily)."""
+    event_id, session_id, event_type, payload_json, created_at = row
+    return StoredEvent(event_id, session_id, event_type, ReadOnlyPayload(payload_json), created_at)
+
+
+def message_rows(rows: Iterable[tuple[int, str, str]]) -> list[MessageRow]:
+    """Build :class:`MessageRow` values from the rows of :data:`MESSAGES`."""
+    return [MessageRow(*row) for row in rows]
+
+
+def tool_call_rows(rows: Iterable[tuple[int, str, str, str, str | None]]) -> list[ToolCallRow]:
+    """Build :class:`ToolCallRow` values from the rows of :data:`TOOL_CALLS`."""
+    return [ToolCallRow(*row) for row in rows]
