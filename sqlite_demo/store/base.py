@@ -223,12 +223,8 @@ class SqlEventStore(ABC):
         Args:
             newest: at most this many, the newest; None for all.
         """
-        if newest is None:
-            rows = self._fetch_all(reads.ITEMS_IN_FORCE, (session_id,) * 3)
-        else:
-            query, arguments = reads.NEWEST_ITEMS_IN_FORCE_LIMITED, (session_id,) * 3 + (newest,)
-            rows = self._fetch_all(query, arguments)[::-1]
-        return reads.item_events(rows)
+        rows = self._fetch_all(*reads.items_in_force(session_id, newest))
+        return reads.item_events(rows if newest is None else rows[::-1])
 
     def last_event_id(self, session_id: str) -> int:
         """Return the session's last event id: 0 when it has none (or there is no session)."""

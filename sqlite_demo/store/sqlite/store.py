@@ -27,10 +27,10 @@ from sqlite_demo.store.base import CheckedEvents, SqlEventStore
 from sqlite_demo.store.reads import (
     ALL_EVENTS,
     MAX_INTEGER,
-    NEWEST_ITEMS_IN_FORCE_LIMITED,
     ItemEvent,
     event_from_row,
     item_events,
+    items_in_force,
 )
 from sqlite_demo.store.records import MessageRow, Session, ToolCallRow
 from sqlite_demo.store.sqlite import projections
@@ -150,13 +150,7 @@ class SqliteEventStore(SqlEventStore):
             return None
         try:
             with translate_sqlite_errors():
-                rows = (
-                    self._live()
-                    .execute(
-                        NEWEST_ITEMS_IN_FORCE_LIMITED, (session_id, session_id, session_id, newest)
-                    )
-                    .fetchall()
-                )
+                rows = self._live().execute(*items_in_force(session_id, newest)).fetchall()
         finally:
             self._lock.release()
         return item_events(rows[::-1])

@@ -30,7 +30,7 @@ from eventlog import (
 from eventlog.rules import EVENT_ID_KEYS
 from sqlite_demo.store.corrections import refuse_unless_it_fits
 from sqlite_demo.store.idempotency import same_request_or_conflict
-from sqlite_demo.store.reads import IN_FORCE, NEWEST_ITEMS_IN_FORCE_LIMITED, event_from_row
+from sqlite_demo.store.reads import IN_FORCE, event_from_row, items_in_force
 from sqlite_demo.store.records import now_ms
 from sqlite_demo.store.sqlite.projections import write_projection
 
@@ -149,7 +149,7 @@ def _check_call_id(
     rows = connection.execute(
         f"SELECT {EVENT_COLUMNS} FROM events WHERE session_id = ? AND call_id = ?"
         f" AND {IN_FORCE} ORDER BY event_id",
-        (session_id, call_id, session_id, session_id),
+        (session_id, call_id, session_id, session_id, session_id),
     )
     check_call_id(event_type, call_id, call_state_in(map(event_from_row, rows), call_id))
 
@@ -160,7 +160,5 @@ def _newest_item_in_force(
     # Only item_removed needs it: the item it may take out is the newest one in force.
     if event_type != "item_removed":
         return None
-    row = connection.execute(
-        NEWEST_ITEMS_IN_FORCE_LIMITED, (session_id, session_id, session_id, 1)
-    ).fetchone()
+    row = connection.execute(*items_in_force(session_id, 1)).fetchone()
     return None if row is None else int(row[0])
