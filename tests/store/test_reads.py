@@ -1,0 +1,111 @@
+"""What keeps the reads fast does not change what they return, nor grow with the session."""
+
+from __future__ import annotations
+
+import dataclasses
+import threading
+from collections.abc import Iterator
+from contextlib import closing
+from pathlib import Path
+
+import pytest
+
+from eventlog import ReadOnlyPayload, StoredEvent
+from sqlite_demo import SqliteEventStore
+from sqlite_demo.store import reads
+from sqlite_demo.store.sqlite.connection import open_connection
+
+
+def test_an_event_built_by_setting_its_slots_equals_the_constructors_field_for_field() -> None:
+    row = (7, "user_message", '{"content":"hi"}', 1_700_000_000_000)
+    fast = reads.stored_events("s", [row])[0]
+    made = StoredEvent(7, "s", "user_message", ReadOnlyPayload('{"content":"hi"}'), row[3])
+    # Every field, by the dataclass's own list: a field added to StoredEvent and not set by
+    # stored_events() fails here, as an AttributeError or an inequality.
+    for field in dataclasses.fields(StoredEvent):
+        assert getattr(fast, field.name) == getattr(made, field.name), field.name
+    assert type(fast) is StoredEvent and fast == made
+
+
+def test_one_decode_of_many_payloads_gives_each_its_own_dict() -> None:
+    texts = ['{"a":[1]}', '{"a":[1]}', '{"b":"\\u0000"}']
+    decoded = reads.decode_all(texts)
+    assert decoded == [{"a": [1]}, {"a": [1]}, {"b": "\x00"}]
+    assert decoded[0] is not decoded[1] and decoded[0]["a"] is not decoded[1]["a"]
+    assert reads.decode_all([]) == []
+
+
+@pytest.fixture
+def filled(tmp_path: Path) -> Iterator[tuple[Path, SqliteEventStore]]:
+    """A store whose sessions "short" and "long" hold 60 and 3,000 items, and "cleared" 3,000
+    items, cleared after the first 1,500."""
+    path = tmp_path / "reads.db"
+    with SqliteEventStore(path) as store:
+        for session_id, count in (("short", 60), ("long", 3_000), ("cleared", 3_000)):
+            store.create_session(session_id, session_id=session_id)
+            messages = [("user_message", {"content": f"m{n}"}) for n in range(count)]
+            store.append_events(session_id, messages[: count // 2])
+            if session_id == "cleared":
+                last = store.last_event_id("cleared")
+                store.append_event("cleared", "session_cleared", {"supersedes_through": last})
+            store.append_events(session_id, messages[count // 2 :])
+        yield path, store
+
+
+def _steps(path: Path, sql: str, arguments: tuple[object, ...]) -> int:
+    # SQLite's virtual machine calls the progress handler every N instructions: with N = 1,
+    # the count of calls is the work the query did, whatever the machine's speed or load.
+    steps = 0
+
+    def count() -> int:
+        nonlocal steps
+        steps += 1
+        return 0
+
+    with closing(open_connection(path)) as connection:
+        connection.set_progress_handler(count, 1)
+        connection.execute(sql, arguments).fetchall()
+    return steps
+
+
+def test_reading_the_newest_items_does_the_same_work_at_60_items_and_at_3000(
+    filled: tuple[Path, SqliteEventStore],
+) -> None:
+    path, _ = filled
+    short = _steps(path, *reads.items_in_force("short", 20))
+    long = _steps(path, *reads.items_in_force("long", 20))
+    assert long == short
+
+
+def test_reading_every_item_of_a_cleared_session_visits_only_what_follows_the_clear(
+    filled: tuple[Path, SqliteEventStore],
+) -> None:
+    path, store = filled
+    assert len(store.get_items_in_force("cleared")) == 1_500
+    # "long" holds as many items, all in force: the cleared half is never walked.
+    uncleared = _steps(path, *reads.items_in_force("long"))
+    cleared = _steps(path, *reads.items_in_force("cleared"))
+    assert cleared < uncleared * 0.6
+
+
+def test_newest_items_now_reads_at_once_or_says_none_while_another_thread_holds_the_store(
+    filled: tuple[Path, SqliteEventStore],
+) -> None:
+    _, store = filled
+    read = store.newest_items_now("short", 2)
+    assert read is not None and [event.payload["content"] for event in read] == ["m58", "m59"]
+    held, release = threading.Event(), threading.Event()
+
+    def hold() -> None:
+        with store._lock:  # what a write in another thread holds
+            held.set()
+            release.wait(30)
+
+    holder = threading.Thread(target=hold)
+    holder.start()
+    try:
+        assert held.wait(30)
+        assert store.newest_items_now("short", 2) is None
+    finally:
+        release.set()
+        holder.join(30)
