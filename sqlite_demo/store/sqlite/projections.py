@@ -9,14 +9,14 @@ correction deletes the rows of what it takes out (the events themselves stay in 
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Iterable
 
 from eventlog import ProjectionOutOfStepError, StoredEvent
 from sqlite_demo.store.records import MESSAGE_ROLES
+from sqlite_demo.store.sqlite.connection import Sql
 
 
-def write_projection(connection: sqlite3.Connection, event: StoredEvent) -> None:
+def write_projection(connection: Sql, event: StoredEvent) -> None:
     """Apply one just-appended event to the projections; call it inside the write transaction.
 
     Raises:
@@ -51,7 +51,7 @@ def write_projection(connection: sqlite3.Connection, event: StoredEvent) -> None
         _take_out_through(connection, event.session_id, payload["supersedes_through"])
 
 
-def _take_out_item(connection: sqlite3.Connection, session_id: str, event_id: int) -> None:
+def _take_out_item(connection: Sql, session_id: str, event_id: int) -> None:
     # The event taken out is read from the log, the source of truth: its type says which
     # row it projected to. An agent_item projected to none.
     row = connection.execute(
@@ -70,7 +70,7 @@ def _take_out_item(connection: sqlite3.Connection, session_id: str, event_id: in
         )
 
 
-def _take_out_through(connection: sqlite3.Connection, session_id: str, event_id: int) -> None:
+def _take_out_through(connection: Sql, session_id: str, event_id: int) -> None:
     # messages has no session index of its own: its rows are found through the events'.
     connection.execute(
         "DELETE FROM messages WHERE event_id IN"
@@ -82,7 +82,7 @@ def _take_out_through(connection: sqlite3.Connection, session_id: str, event_id:
     )
 
 
-def _fill_in_result(connection: sqlite3.Connection, event: StoredEvent) -> None:
+def _fill_in_result(connection: Sql, event: StoredEvent) -> None:
     # The projection row is updated in place; the events it came from never are.
     cursor = connection.execute(
         "UPDATE tool_calls SET result = ? WHERE session_id = ? AND call_id = ?",
@@ -95,7 +95,7 @@ def _fill_in_result(connection: sqlite3.Connection, event: StoredEvent) -> None:
         )
 
 
-def rebuild_all(connection: sqlite3.Connection, events: Iterable[StoredEvent]) -> None:
+def rebuild_all(connection: Sql, events: Iterable[StoredEvent]) -> None:
     """Empty both projections and refold them from ``events``; call it inside a transaction.
 
     Args:
