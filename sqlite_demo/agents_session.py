@@ -30,19 +30,19 @@ import asyncio
 import contextlib
 import importlib
 import os
-from collections.abc import Callable, Mapping, Sequence
-from typing import Any, Final, Protocol, Self, TypeVar
+from collections.abc import Callable
+from typing import Any, Final, Self, TypeVar
 
 from eventlog import (
     CallIdError,
     CorrectionError,
     SessionExistsError,
-    StoredEvent,
     VersionConflictError,
     check_session_id,
 )
 from sqlite_demo.agent_items import Item, event_for_item, item_from
 from sqlite_demo.call_pairing import pair_with_calls_in_force, without_split_calls
+from sqlite_demo.store.contract import EventStore
 from sqlite_demo.store.reads import ItemEvent
 from sqlite_demo.store.sqlite.connection import Synchronous
 from sqlite_demo.store.sqlite.store import SqliteEventStore
@@ -62,38 +62,7 @@ _T = TypeVar("_T")
 SdkItem = Any
 
 
-class ItemStore(Protocol):
-    """The store calls the session needs: what any backend of the kit's store offers."""
-
-    def create_session(self, title: str, *, session_id: str | None = None) -> object: ...
-
-    def append_event(
-        self,
-        session_id: str,
-        event_type: str,
-        payload: Mapping[str, Any],
-        *,
-        expected_version: int | None = None,
-    ) -> StoredEvent: ...
-
-    def append_events(
-        self,
-        session_id: str,
-        events: Sequence[tuple[str, Mapping[str, Any]]],
-        *,
-        expected_version: int | None = None,
-    ) -> Sequence[StoredEvent]: ...
-
-    def get_items_in_force(self, session_id: str, newest: int | None = None) -> list[ItemEvent]: ...
-
-    def newest_items_now(self, session_id: str, newest: int) -> list[ItemEvent] | None: ...
-
-    def last_event_id(self, session_id: str) -> int: ...
-
-    def close(self) -> None: ...
-
-
-def open_item_store(db: str | os.PathLike[str], synchronous: Synchronous) -> ItemStore:
+def open_item_store(db: str | os.PathLike[str], synchronous: Synchronous) -> EventStore:
     """Open the store at ``db``: a SQLite file, created with its schema if missing."""
     return SqliteEventStore(db, synchronous=synchronous)
 
@@ -103,8 +72,9 @@ class EventLogSession:
 
     Args:
         session_id: the conversation; the store's session id (created at the first write).
-        db: a database path, or an open store (anything with the :class:`ItemStore` calls),
-            shared with other sessions and left open by :meth:`close`.
+        db: a database path, or an open store of either backend
+            (:class:`~sqlite_demo.store.EventStore`), shared with other sessions and left
+            open by :meth:`close`.
         session_settings: the SDK's ``SessionSettings`` (or a dict of its fields); its
             ``limit`` is the default of :meth:`get_items`.
         synchronous: for a path: ``"NORMAL"`` survives a killed process, ``"FULL"`` a power
@@ -119,7 +89,7 @@ class EventLogSession:
     def __init__(
         self,
         session_id: str,
-        db: str | os.PathLike[str] | ItemStore,
+        db: str | os.PathLike[str] | EventStore,
         *,
         session_settings: Any = None,
         synchronous: Synchronous = "NORMAL",

@@ -68,11 +68,7 @@ class SqlEventStore(ABC):
 
     @abstractmethod
     def _append_checked(
-        self,
-        session_id: str,
-        events: CheckedEvents,
-        idempotency_key: str | None,
-        expected_version: int | None,
+        self, session_id: str, events: CheckedEvents, key: str | None, version: int | None
     ) -> list[StoredEvent]:
         """Append checked events in one transaction: all or none (a key: one event only)."""
 

@@ -117,6 +117,11 @@ class EventStore(ports.EventStore, Protocol):
         """
         ...
 
+    def newest_items_now(self, session_id: str, newest: int) -> list[ItemEvent] | None:
+        """Return the newest items in force if they can be read at once, without waiting on a
+        lock or a network: None when they cannot (the caller then reads in a thread)."""
+        ...
+
     def last_event_id(self, session_id: str) -> int:
         """Return the session's last event id: 0 when it has none, or there is no session."""
         ...

@@ -173,12 +173,19 @@ def stored_event(
 
 
 def stored_events(session_id: str, rows: Iterable[tuple[int, str, str, int]]) -> list[StoredEvent]:
-    """Build the session's events from ``(event_id, type, payload JSON, created_at)`` rows
-    (see :func:`stored_event`); the payloads decode lazily, on first read."""
-    return [
-        stored_event(event_id, session_id, event_type, ReadOnlyPayload(payload_json), created_at)
-        for event_id, event_type, payload_json, created_at in rows
-    ]
+    """Build the session's events from ``(event_id, type, payload JSON, created_at)`` rows,
+    as :func:`stored_event` does (inlined: this loop is the read-all path); the payloads
+    decode lazily, on first read."""
+    events = []
+    for event_id, event_type, payload_json, created_at in rows:
+        event = _new(StoredEvent)
+        _set_id(event, event_id)
+        _set_session(event, session_id)
+        _set_type(event, event_type)
+        _set_payload(event, ReadOnlyPayload(payload_json))
+        _set_created(event, created_at)
+        events.append(event)
+    return events
 
 
 def event_from_row(row: tuple[int, str, str, str, int]) -> StoredEvent:

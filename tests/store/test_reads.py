@@ -18,13 +18,15 @@ from sqlite_demo.store.sqlite.connection import open_connection
 
 def test_an_event_built_by_setting_its_slots_equals_the_constructors_field_for_field() -> None:
     row = (7, "user_message", '{"content":"hi"}', 1_700_000_000_000)
-    fast = reads.stored_events("s", [row])[0]
     made = StoredEvent(7, "s", "user_message", ReadOnlyPayload('{"content":"hi"}'), row[3])
+    read = reads.stored_events("s", [row])[0]
+    written = reads.stored_event(7, "s", "user_message", ReadOnlyPayload(row[2]), row[3])
     # Every field, by the dataclass's own list: a field added to StoredEvent and not set by
-    # stored_events() fails here, as an AttributeError or an inequality.
-    for field in dataclasses.fields(StoredEvent):
-        assert getattr(fast, field.name) == getattr(made, field.name), field.name
-    assert type(fast) is StoredEvent and fast == made
+    # these fails here, as an AttributeError or an inequality.
+    for fast in (read, written):
+        for field in dataclasses.fields(StoredEvent):
+            assert getattr(fast, field.name) == getattr(made, field.name), field.name
+        assert type(fast) is StoredEvent and fast == made
 
 
 def test_one_decode_of_many_payloads_gives_each_its_own_dict() -> None:

@@ -152,14 +152,10 @@ class PostgresEventStore(SqlEventStore):
             raise
 
     def _append_checked(
-        self,
-        session_id: str,
-        events: CheckedEvents,
-        idempotency_key: str | None,
-        expected_version: int | None,
+        self, session_id: str, events: CheckedEvents, key: str | None, version: int | None
     ) -> list[StoredEvent]:
         with self._sql() as connection:
-            return append_checked(connection, session_id, events, idempotency_key, expected_version)
+            return append_checked(connection, session_id, events, key, version)
 
     # -- plumbing -------------------------------------------------------------------------
 

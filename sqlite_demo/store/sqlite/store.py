@@ -189,11 +189,7 @@ class SqliteEventStore(SqlEventStore):
                 ) from None
 
     def _append_checked(
-        self,
-        session_id: str,
-        events: CheckedEvents,
-        idempotency_key: str | None,
-        expected_version: int | None,
+        self, session_id: str, events: CheckedEvents, key: str | None, version: int | None
     ) -> list[StoredEvent]:
         # The lock and the transaction without a generator context: this is the hot path.
         # write_transaction translates SQLite's errors itself.
@@ -201,11 +197,9 @@ class SqliteEventStore(SqlEventStore):
             appended = []
             for event_type, payload in events:
                 appended.append(
-                    append_in_transaction(
-                        sql, session_id, event_type, payload, idempotency_key, expected_version
-                    )
+                    append_in_transaction(sql, session_id, event_type, payload, key, version)
                 )
-                expected_version = None  # the batch's own events move the session on
+                version = None  # the batch's own events move the session on
         # After COMMIT: a stream woken now finds the events when it reads.
         self._appends.appended(session_id)
         return appended
