@@ -219,8 +219,9 @@ class SqlEventStore(ABC):
         Args:
             newest: at most this many, the newest; None for all.
         """
-        rows = self._fetch_all(*reads.items_in_force(session_id, newest))
-        return reads.item_events(rows if newest is None else rows[::-1])
+        if newest is None:
+            return reads.item_events(self._fetch_all(*reads.items_in_force(session_id)))
+        return reads.item_events(reads.newest_items(self._fetch_all, session_id, newest))
 
     def last_event_id(self, session_id: str) -> int:
         """Return the session's last event id: 0 when it has none (or there is no session)."""

@@ -18,7 +18,7 @@ What keeps a read fast is what it does not do:
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from itertools import repeat
 from typing import Any, Final, NamedTuple
 
@@ -52,11 +52,16 @@ ITEMS_IN_FORCE: Final = (
     f"SELECT event_id, type, payload FROM events WHERE session_id = ? AND {IN_FORCE}"
     " ORDER BY event_id"
 )
-#: The newest ``?`` of them, newest first: the walk starts at the session's last event and
-#: stops once it has them, so it reads as many rows as it returns, plus whatever was taken
-#: out among them; never the whole session.
-NEWEST_ITEMS_IN_FORCE: Final = ITEMS_IN_FORCE.replace("ORDER BY event_id", "ORDER BY event_id DESC")
-NEWEST_ITEMS_IN_FORCE_LIMITED: Final = NEWEST_ITEMS_IN_FORCE + " LIMIT ?"
+#: The newest ``?`` of them, newest first: one statement, for a check inside a transaction.
+NEWEST_ITEMS_IN_FORCE: Final = (
+    ITEMS_IN_FORCE.replace("ORDER BY event_id", "ORDER BY event_id DESC") + " LIMIT ?"
+)
+#: A page of the session's events before an id, newest first, with what each correction
+#: points at: the walk of :func:`newest_items`.
+EVENTS_BEFORE: Final = (
+    "SELECT event_id, type, payload, supersedes FROM events"
+    " WHERE session_id = ? AND event_id < ? ORDER BY event_id DESC LIMIT ?"
+)
 #: The session's events after an id, at most so many, oldest first.
 EVENTS_AFTER: Final = (
     "SELECT event_id, type, payload, created_at FROM events"
@@ -88,6 +93,10 @@ ACTIVE_SESSION_IDS: Final = (
 SESSION_BY_ID: Final = "SELECT id, title, created_at FROM sessions WHERE id = ?"
 
 
+#: A backend's read: runs ``(sql, arguments)`` with ``?`` parameters, returns the rows.
+Fetch = Callable[[str, tuple[Any, ...]], Sequence[Any]]
+
+
 class ItemEvent(NamedTuple):
     """An item event in force, as :meth:`EventStore.get_items_in_force` hands it out.
 
@@ -104,7 +113,46 @@ def items_in_force(session_id: str, newest: int | None = None) -> tuple[str, tup
     oldest first, or the newest ``newest``, newest first."""
     if newest is None:
         return ITEMS_IN_FORCE, (session_id,) * 4
-    return NEWEST_ITEMS_IN_FORCE_LIMITED, (*(session_id,) * 4, newest)
+    return NEWEST_ITEMS_IN_FORCE, (*(session_id,) * 4, newest)
+
+
+def newest_items(fetch: Fetch, session_id: str, newest: int) -> list[tuple[int, str, str]]:
+    """Return the session's newest ``newest`` items in force as ``(event_id, type, payload
+    JSON)`` rows, oldest first, read from the end of the session's index.
+
+    The walk reads the session's events backwards, a page at a time: first just ``newest``
+    of them, which is all it takes when nothing was taken out at the end. A correction is
+    always appended after what it takes out, so walking back it is met first: an
+    ``item_removed`` marks its item to be skipped when the walk reaches it, a
+    ``session_cleared`` ends the walk (nothing before it is in force). So the corrections
+    are folded in only where they reach into what is returned, and the work grows with what
+    is returned and what was taken out among it, never with the session.
+
+    Each page is a statement of its own; later ones read only events older than the first
+    page, which no append can add to or change, so the result is the session as the first
+    page saw it.
+
+    Args:
+        fetch: runs ``(sql, arguments)`` and returns its rows (a backend's read).
+    """
+    found: list[tuple[int, str, str]] = []
+    removed: set[int] = set()
+    before, page = MAX_INTEGER, newest
+    while len(found) < newest:
+        rows = fetch(EVENTS_BEFORE, (session_id, before, page))
+        for event_id, event_type, payload, supersedes in rows:
+            if event_type == "session_cleared":
+                return found[::-1]
+            if event_type == "item_removed":
+                removed.add(supersedes)
+            elif event_id not in removed:
+                found.append((event_id, event_type, payload))
+                if len(found) == newest:
+                    break
+        if len(rows) < page:
+            break
+        before, page = rows[-1][0], page * 2
+    return found[::-1]
 
 
 def for_psycopg(sql: str) -> str:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import closing
 from pathlib import Path
 
@@ -54,9 +54,9 @@ def filled(tmp_path: Path) -> Iterator[tuple[Path, SqliteEventStore]]:
         yield path, store
 
 
-def _steps(path: Path, sql: str, arguments: tuple[object, ...]) -> int:
+def _steps(path: Path, read: Callable[[reads.Fetch], object]) -> int:
     # SQLite's virtual machine calls the progress handler every N instructions: with N = 1,
-    # the count of calls is the work the query did, whatever the machine's speed or load.
+    # the count of calls is the work the reads did, whatever the machine's speed or load.
     steps = 0
 
     def count() -> int:
@@ -66,17 +66,37 @@ def _steps(path: Path, sql: str, arguments: tuple[object, ...]) -> int:
 
     with closing(open_connection(path)) as connection:
         connection.set_progress_handler(count, 1)
-        connection.execute(sql, arguments).fetchall()
+        read(lambda sql, arguments: connection.execute(sql, arguments).fetchall())
     return steps
+
+
+def _all_items(session_id: str) -> Callable[[reads.Fetch], object]:
+    return lambda fetch: fetch(*reads.items_in_force(session_id))
+
+
+def _newest_items(session_id: str, newest: int) -> Callable[[reads.Fetch], object]:
+    return lambda fetch: reads.newest_items(fetch, session_id, newest)
 
 
 def test_reading_the_newest_items_does_the_same_work_at_60_items_and_at_3000(
     filled: tuple[Path, SqliteEventStore],
 ) -> None:
-    path, _ = filled
-    short = _steps(path, *reads.items_in_force("short", 20))
-    long = _steps(path, *reads.items_in_force("long", 20))
-    assert long == short
+    path, store = filled
+    assert len(store.get_items_in_force("long", 20)) == 20
+    assert _steps(path, _newest_items("long", 20)) == _steps(path, _newest_items("short", 20))
+
+
+def test_the_walk_from_the_tail_reads_further_only_for_what_was_taken_out(
+    filled: tuple[Path, SqliteEventStore],
+) -> None:
+    path, store = filled
+    plain = _steps(path, _newest_items("short", 5))
+    for _ in range(3):  # take the three newest out: the walk must step over them
+        newest = store.get_items_in_force("short", 1)[0].event_id
+        store.append_event("short", "item_removed", {"supersedes": newest})
+    assert [e.payload["content"] for e in store.get_items_in_force("short", 2)] == ["m55", "m56"]
+    stepped_over = _steps(path, _newest_items("short", 5))
+    assert plain < stepped_over < _steps(path, _all_items("short"))
 
 
 def test_reading_every_item_of_a_cleared_session_visits_only_what_follows_the_clear(
@@ -85,8 +105,8 @@ def test_reading_every_item_of_a_cleared_session_visits_only_what_follows_the_cl
     path, store = filled
     assert len(store.get_items_in_force("cleared")) == 1_500
     # "long" holds as many items, all in force: the cleared half is never walked.
-    uncleared = _steps(path, *reads.items_in_force("long"))
-    cleared = _steps(path, *reads.items_in_force("cleared"))
+    uncleared = _steps(path, _all_items("long"))
+    cleared = _steps(path, _all_items("cleared"))
     assert cleared < uncleared * 0.6
 
 

@@ -30,7 +30,7 @@ from sqlite_demo.store.reads import (
     ItemEvent,
     event_from_row,
     item_events,
-    items_in_force,
+    newest_items,
 )
 from sqlite_demo.store.records import MessageRow, Session, ToolCallRow
 from sqlite_demo.store.sqlite import projections
@@ -154,10 +154,15 @@ class SqliteEventStore(SqlEventStore):
             return None
         try:
             with translate_sqlite_errors():
-                rows = self._sql().execute(*items_in_force(session_id, newest)).fetchall()
+                cursor = self._sql()
+                rows = newest_items(
+                    lambda sql, arguments: cursor.execute(sql, arguments).fetchall(),
+                    session_id,
+                    newest,
+                )
         finally:
             self._lock.release()
-        return item_events(rows[::-1])
+        return item_events(rows)
 
     def rebuild_projections(self) -> None:
         """Throw both projections away and refold them from the events, in one transaction.
