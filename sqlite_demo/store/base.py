@@ -204,7 +204,9 @@ class SqlEventStore(ABC):
             limit: at most this many events (the oldest of them); None for all.
         """
         arguments = (session_id, reads.clamp(after_event_id), reads.limit_or_all(limit))
-        return reads.stored_events(session_id, self._fetch_all(reads.EVENTS_AFTER, arguments))
+        with reads.collector_paused():
+            rows = self._fetch_all(reads.EVENTS_AFTER, arguments)
+            return reads.stored_events(session_id, rows)
 
     def get_items_in_force(
         self, session_id: str, newest: int | None = None
@@ -219,9 +221,10 @@ class SqlEventStore(ABC):
         Args:
             newest: at most this many, the newest; None for all.
         """
-        if newest is None:
+        if newest is not None:
+            return reads.item_events(reads.newest_items(self._fetch_all, session_id, newest))
+        with reads.collector_paused():
             return reads.item_events(self._fetch_all(*reads.items_in_force(session_id)))
-        return reads.item_events(reads.newest_items(self._fetch_all, session_id, newest))
 
     def last_event_id(self, session_id: str) -> int:
         """Return the session's last event id: 0 when it has none (or there is no session)."""
@@ -234,8 +237,9 @@ class SqlEventStore(ABC):
         the corrections are applied by the read, so the fold only ever adds, exactly as if
         it had folded every event with :func:`eventlog.replay_events`.
         """
-        items = self.get_items_in_force(session_id)
-        return messages_of(reduce(apply_event, items, EMPTY_CONVERSATION))
+        with reads.collector_paused():
+            items = self.get_items_in_force(session_id)
+            return messages_of(reduce(apply_event, items, EMPTY_CONVERSATION))
 
     # -- projections ----------------------------------------------------------------------
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import gc
 import threading
 from collections.abc import Callable, Iterator
 from contextlib import closing
@@ -131,3 +132,20 @@ def test_newest_items_now_reads_at_once_or_says_none_while_another_thread_holds_
     finally:
         release.set()
         holder.join(30)
+
+
+@pytest.mark.parametrize("enabled_before", [True, False])
+def test_a_read_resumes_the_collector_as_it_found_it_even_when_it_fails(
+    enabled_before: bool,
+) -> None:
+    was = gc.isenabled()
+    (gc.enable if enabled_before else gc.disable)()
+    try:
+        with reads.collector_paused():
+            assert not gc.isenabled()
+        assert gc.isenabled() is enabled_before
+        with pytest.raises(RuntimeError), reads.collector_paused():
+            raise RuntimeError("the read failed")
+        assert gc.isenabled() is enabled_before
+    finally:
+        (gc.enable if was else gc.disable)()
