@@ -12,7 +12,7 @@ import pytest
 
 from eventlog import StoredEvent
 from sqlite_demo import EventLogSession, SqliteEventStore
-from sqlite_demo.store.sqlite import writes
+from sqlite_demo.store.sqlite import projections
 from tests.agents_sdk.conftest import call, output, said
 
 BATCH = [said("user", "how many orders?"), call("c1"), output("c1"), said("assistant", "42")]
@@ -25,7 +25,7 @@ def paused_in_transaction(
     """Make the next write stop inside its transaction, after its first event's row, until
     released: ``(reached, release)``."""
     reached, release = threading.Event(), threading.Event()
-    write = writes.write_projection
+    write = projections.write_projection
 
     def pausing(connection: Any, event: StoredEvent) -> None:
         write(connection, event)
@@ -33,7 +33,7 @@ def paused_in_transaction(
             reached.set()
             assert release.wait(timeout=30)
 
-    monkeypatch.setattr(writes, "write_projection", pausing)
+    monkeypatch.setattr(projections, "write_projection", pausing)
     yield reached, release
     release.set()
 
@@ -72,14 +72,14 @@ def test_a_removal_cancelled_mid_transaction_stands_once_the_cancellation_arrive
 ) -> None:
     asyncio.run(session.add_items(BATCH))
     reached, release = threading.Event(), threading.Event()
-    write = writes.write_projection
+    write = projections.write_projection
 
     def pausing(connection: Any, event: StoredEvent) -> None:
         write(connection, event)
         reached.set()
         assert release.wait(timeout=30)
 
-    monkeypatch.setattr(writes, "write_projection", pausing)
+    monkeypatch.setattr(projections, "write_projection", pausing)
     asyncio.run(cancel_while_paused(operation(session), reached, release))
     monkeypatch.undo()
     assert asyncio.run(session.get_items()) == left
@@ -88,14 +88,14 @@ def test_a_removal_cancelled_mid_transaction_stands_once_the_cancellation_arrive
 def test_a_failure_at_the_last_item_of_a_batch_leaves_none_of_it(
     store: SqliteEventStore, session: EventLogSession, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    write = writes.write_projection
+    write = projections.write_projection
 
     def failing_at_the_reply(connection: Any, event: StoredEvent) -> None:
         if event.type == "assistant_message":
             raise OSError("the disk went away")
         write(connection, event)
 
-    monkeypatch.setattr(writes, "write_projection", failing_at_the_reply)
+    monkeypatch.setattr(projections, "write_projection", failing_at_the_reply)
     with pytest.raises(OSError, match="the disk went away"):
         asyncio.run(session.add_items(BATCH))
     assert store.get_events_for_session("chat") == []

@@ -11,7 +11,7 @@ from sqlite_demo import (
     SqliteEventStore,
     StoredEvent,
 )
-from sqlite_demo.store.sqlite import writes
+from sqlite_demo.store.sqlite import projections
 from tests.store.raw import (
     RawDatabase,
     let_projection_inserts_succeed,
@@ -66,7 +66,7 @@ def test_a_python_error_in_the_projection_step_rolls_back_and_propagates_unchang
         raise RuntimeError("crashed between the event and its projection")
 
     with monkeypatch.context() as patch:
-        patch.setattr(writes, "write_projection", crash)
+        patch.setattr(projections, "write_projection", crash)
         with pytest.raises(RuntimeError, match="crashed between"):
             chat.append_event("s", "tool_call", {"call_id": "c1", "name": "n", "arguments": ""})
     assert _row_counts(chat) == (1, 1, 0)

@@ -19,6 +19,7 @@ from __future__ import annotations
 import sqlite3
 from typing import Final
 
+import sqlite_demo.store.sqlite.projections as projections
 from eventlog import (
     ReadOnlyPayload,
     StoredEvent,
@@ -33,7 +34,6 @@ from sqlite_demo.store.idempotency import same_request_or_conflict
 from sqlite_demo.store.reads import IN_FORCE, event_from_row, items_in_force, stored_event
 from sqlite_demo.store.records import now_ms
 from sqlite_demo.store.sqlite.connection import Sql
-from sqlite_demo.store.sqlite.projections import write_projection
 
 #: The columns of :func:`~sqlite_demo.store.reads.event_from_row`, in constructor order.
 EVENT_COLUMNS: Final = "event_id, session_id, type, payload, created_at"
@@ -97,8 +97,8 @@ def append_in_transaction(
     event_id = cursor.lastrowid
     assert event_id is not None  # set by every INSERT
     event = stored_event(event_id, session_id, event_type, payload, created_at)
-    # Looked up in this module at each call, so that a test can make this step fail here.
-    write_projection(connection, event)
+    # Called through the module so that a test (or notebook 6) can make this step fail.
+    projections.write_projection(connection, event)
     return event
 
 
