@@ -48,7 +48,14 @@ if TYPE_CHECKING:
     from sqlite_demo.store.contract import EventStore
 
 #: The pragmas :meth:`SqliteEventStore.pragmas` reports.
-_PRAGMAS = ("journal_mode", "synchronous", "foreign_keys", "busy_timeout", "wal_autocheckpoint")
+_PRAGMAS = (
+    "journal_mode",
+    "synchronous",
+    "foreign_keys",
+    "busy_timeout",
+    "wal_autocheckpoint",
+    "cache_size",
+)
 #: SQLite's largest integer (64-bit, signed): no event id can be larger.
 MAX_SQLITE_INTEGER: Final = MAX_INTEGER
 
@@ -124,7 +131,8 @@ class SqliteEventStore(SqlEventStore):
         """Return the pragmas in effect on this store's connection, as SQLite reports them.
 
         Keys: ``journal_mode`` ("wal"), ``synchronous`` (1 = NORMAL, 2 = FULL),
-        ``foreign_keys`` (1), ``busy_timeout`` (ms), ``wal_autocheckpoint`` (pages).
+        ``foreign_keys`` (1), ``busy_timeout`` (ms), ``wal_autocheckpoint`` (pages),
+        ``cache_size`` (negative: KiB).
         """
         return {name: self._fetch_all(f"PRAGMA {name}")[0][0] for name in _PRAGMAS}
 
