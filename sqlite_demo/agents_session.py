@@ -43,7 +43,7 @@ from eventlog import (
 from sqlite_demo.agent_items import Item, event_for_item, item_from
 from sqlite_demo.call_pairing import pair_with_calls_in_force, without_split_calls
 from sqlite_demo.store.contract import EventStore
-from sqlite_demo.store.reads import ItemEvent
+from sqlite_demo.store.rows import ItemEvent
 from sqlite_demo.store.sqlite.connection import Synchronous
 from sqlite_demo.store.sqlite.store import SqliteEventStore
 

@@ -3,7 +3,8 @@
 ==================  ===========================================================
 ``contract``        :class:`EventStore`, what everything above the store relies on
 ``base``            :class:`SqlEventStore`: what the two backends share, written once
-``reads``           the reads' SQL, and the values built from their rows
+``reads``           the reads' SQL, the same on both backends
+``rows``            the values a read builds from its rows, built fast
 ``records``         the values a store hands out: sessions and projection rows
 ``corrections``     the rule a correction must fit, ``idempotency``: a key met again
 ``locations``       which backend a ``--db`` names

@@ -35,7 +35,7 @@ from eventlog import (
     messages_of,
     validate_append,
 )
-from sqlite_demo.store import reads
+from sqlite_demo.store import reads, rows
 from sqlite_demo.store.records import MessageRow, Session, ToolCallRow, new_session_id, now_ms
 
 #: ``(event_type, payload)`` pairs that :func:`eventlog.validate_append` has checked.
@@ -204,13 +204,13 @@ class SqlEventStore(ABC):
             limit: at most this many events (the oldest of them); None for all.
         """
         arguments = (session_id, reads.clamp(after_event_id), reads.limit_or_all(limit))
-        with reads.collector_paused():
-            rows = self._fetch_all(reads.EVENTS_AFTER, arguments)
-            return reads.stored_events(session_id, rows)
+        with rows.collector_paused():
+            found = self._fetch_all(reads.EVENTS_AFTER, arguments)
+            return rows.stored_events(session_id, found)
 
     def get_items_in_force(
         self, session_id: str, newest: int | None = None
-    ) -> list[reads.ItemEvent]:
+    ) -> list[rows.ItemEvent]:
         """Return the session's item events in force, oldest first: all, or the newest ones.
 
         An item is in force unless a correction took it out (``item_removed`` names it, or a
@@ -222,9 +222,9 @@ class SqlEventStore(ABC):
             newest: at most this many, the newest; None for all.
         """
         if newest is not None:
-            return reads.item_events(reads.newest_items(self._fetch_all, session_id, newest))
-        with reads.collector_paused():
-            return reads.item_events(self._fetch_all(*reads.items_in_force(session_id)))
+            return rows.item_events(reads.newest_items(self._fetch_all, session_id, newest))
+        with rows.collector_paused():
+            return rows.item_events(self._fetch_all(*reads.items_in_force(session_id)))
 
     def last_event_id(self, session_id: str) -> int:
         """Return the session's last event id: 0 when it has none (or there is no session)."""
@@ -237,7 +237,7 @@ class SqlEventStore(ABC):
         the corrections are applied by the read, so the fold only ever adds, exactly as if
         it had folded every event with :func:`eventlog.replay_events`.
         """
-        with reads.collector_paused():
+        with rows.collector_paused():
             items = self.get_items_in_force(session_id)
             return messages_of(reduce(apply_event, items, EMPTY_CONVERSATION))
 
@@ -255,7 +255,7 @@ class SqlEventStore(ABC):
             limit: at most this many rows (the oldest of them); None for all.
         """
         arguments = (session_id, reads.clamp(after_event_id), reads.limit_or_all(limit))
-        return reads.message_rows(self._fetch_all(reads.MESSAGES, arguments))
+        return rows.message_rows(self._fetch_all(reads.MESSAGES, arguments))
 
     def get_tool_calls(
         self, session_id: str, after_event_id: int = 0, limit: int | None = None
@@ -267,4 +267,4 @@ class SqlEventStore(ABC):
             limit: at most this many rows (the oldest of them); None for all.
         """
         arguments = (session_id, reads.clamp(after_event_id), reads.limit_or_all(limit))
-        return reads.tool_call_rows(self._fetch_all(reads.TOOL_CALLS, arguments))
+        return rows.tool_call_rows(self._fetch_all(reads.TOOL_CALLS, arguments))

@@ -32,8 +32,8 @@ from typing import Any, Protocol, Self
 from eventlog import StorageError, ports
 from eventlog.events import StoredEvent
 from sqlite_demo.store.append_signal import AppendSignal
-from sqlite_demo.store.reads import ItemEvent
 from sqlite_demo.store.records import MessageRow, Session, ToolCallRow
+from sqlite_demo.store.rows import ItemEvent
 
 
 class EventStore(ports.EventStore, Protocol):

@@ -1,32 +1,21 @@
-"""The reads both backends run: one SQL text per question, and the values built from its rows.
+"""The reads both backends run: one SQL text per question.
 
 Every query is plain SQL that SQLite and PostgreSQL both run, written with ``?`` parameters
-(PostgreSQL's backend turns them into psycopg's ``%s`` once, when it loads: see
-:func:`for_psycopg`). The projections' reads, the log's reads and the items in force are the
-same on both backends, so they are written here once.
+(PostgreSQL's backend turns them into psycopg's ``%s``: see :func:`for_psycopg`). The
+projections' reads, the log's reads and the items in force are the same on both backends, so
+they are written here once; :mod:`sqlite_demo.store.rows` builds the values from their rows.
 
-What keeps a read fast is what it does not do:
-
-* **one decode for many payloads**: the payloads of a read are decoded with one
-  ``json.loads`` of them all, joined as one JSON array, where one call per payload costs
-  several times more (the per-call overhead of the decoder dominates a short text);
-* **no correction folded that does not reach the result**: the items in force are selected
-  by SQL (:data:`IN_FORCE`), so a session's tail is read from the end of its index, with
-  only the corrections that take something out of that tail skipped on the way.
+No correction is folded that does not reach the result: every item in force is selected by
+SQL (:data:`IN_FORCE`), which never visits what the last clear took out; the newest few are
+read by walking the session back from its last event (:func:`newest_items`).
 """
 
 from __future__ import annotations
 
-import gc
-import json
-from collections.abc import Callable, Iterable, Iterator, Sequence
-from contextlib import contextmanager
-from itertools import repeat
-from typing import Any, Final, NamedTuple
+from collections.abc import Callable, Sequence
+from typing import Any, Final
 
-from eventlog import ITEM_TYPES, ReadOnlyPayload, StoredEvent
-from eventlog.events import Event
-from sqlite_demo.store.records import MessageRow, ToolCallRow
+from eventlog import ITEM_TYPES
 
 #: The largest integer either database holds (64-bit, signed): no event id is larger, and a
 #: LIMIT of it means "all" on both (SQLite refuses a NULL limit, PostgreSQL a negative one).
@@ -99,17 +88,6 @@ SESSION_BY_ID: Final = "SELECT id, title, created_at FROM sessions WHERE id = ?"
 Fetch = Callable[[str, tuple[Any, ...]], Sequence[Any]]
 
 
-class ItemEvent(NamedTuple):
-    """An item event in force, as :meth:`EventStore.get_items_in_force` hands it out.
-
-    ``payload`` is decoded for this read alone: a fresh dict, the caller's to keep or change.
-    """
-
-    event_id: int
-    type: str
-    payload: dict[str, Any]
-
-
 def items_in_force(session_id: str, newest: int | None = None) -> tuple[str, tuple[Any, ...]]:
     """Return the query for the session's items in force, and its arguments: all of them,
     oldest first, or the newest ``newest``, newest first."""
@@ -172,109 +150,3 @@ def clamp(value: int) -> int:
 def limit_or_all(limit: int | None) -> int:
     """Return a LIMIT both databases read as ``limit``, or as "all" for None."""
     return MAX_INTEGER if limit is None else limit
-
-
-@contextmanager
-def collector_paused() -> Iterator[None]:
-    """Pause CPython's cyclic garbage collector while a read builds its values; then resume it.
-
-    The collector runs after every 700 container objects allocated and not yet freed, and
-    every so often, once enough objects have outlived two of its rounds, it traverses every
-    object of the process. A read of 10,000 events builds 10,000 or 20,000 such objects, all
-    of them alive until the read returns: in a process as large as an agent's (the SDK alone
-    is some 150,000 objects), that is a full traversal every second read, costing several
-    times the read itself, to find no garbage at all. Paused, the collector runs later,
-    when the caller is done with the values and most of them are freed by their reference
-    counts. Nothing here creates a reference cycle, so nothing waits for the collector.
-
-    A collector already paused by the caller is left paused.
-    """
-    if not gc.isenabled():
-        yield
-        return
-    gc.disable()
-    try:
-        yield
-    finally:
-        gc.enable()
-
-
-def decode_all(texts: Sequence[str]) -> list[dict[str, Any]]:
-    """Decode JSON object texts with one ``json.loads`` call; return fresh dicts, in order."""
-    if not texts:
-        return []
-    decoded: list[dict[str, Any]] = json.loads("[" + ",".join(texts) + "]")
-    return decoded
-
-
-def item_events(rows: Sequence[tuple[int, str, str]]) -> list[ItemEvent]:
-    """Build :class:`ItemEvent` values from ``(event_id, type, payload JSON)`` rows.
-
-    Each value is made by ``tuple.__new__``, in C, rather than by the named tuple's own
-    ``__new__``, a Python function: the same value, at a fraction of the cost per row.
-    """
-    if not rows:
-        return []
-    ids, types, texts = zip(*rows, strict=True)
-    fields = zip(ids, types, decode_all(texts), strict=True)
-    return list(map(_new_tuple, repeat(ItemEvent), fields))
-
-
-_new_tuple = tuple.__new__
-#: The slots of a :class:`StoredEvent`, set directly (see :func:`stored_events`).
-_new = object.__new__
-_set_id = Event.__dict__["event_id"].__set__
-_set_session = Event.__dict__["session_id"].__set__
-_set_type = Event.__dict__["type"].__set__
-_set_payload = Event.__dict__["payload"].__set__
-_set_created = StoredEvent.__dict__["created_at"].__set__
-
-
-def stored_event(
-    event_id: int, session_id: str, event_type: str, payload: ReadOnlyPayload, created_at: int
-) -> StoredEvent:
-    """Return ``StoredEvent(event_id, session_id, event_type, payload, created_at)``, made by
-    setting its five slots directly: half the cost of the frozen dataclass's ``__init__``
-    (five ``object.__setattr__`` calls through Python), which on a read of 10,000 events is
-    most of the Python time. ``tests/store/test_reads.py`` checks that it equals, field for
-    field, the event the constructor makes, so a new field cannot be forgotten here."""
-    event = _new(StoredEvent)
-    _set_id(event, event_id)
-    _set_session(event, session_id)
-    _set_type(event, event_type)
-    _set_payload(event, payload)
-    _set_created(event, created_at)
-    return event
-
-
-def stored_events(session_id: str, rows: Iterable[tuple[int, str, str, int]]) -> list[StoredEvent]:
-    """Build the session's events from ``(event_id, type, payload JSON, created_at)`` rows,
-    as :func:`stored_event` does (inlined: this loop is the read-all path); the payloads
-    decode lazily, on first read."""
-    events = []
-    for event_id, event_type, payload_json, created_at in rows:
-        event = _new(StoredEvent)
-        _set_id(event, event_id)
-        _set_session(event, session_id)
-        _set_type(event, event_type)
-        _set_payload(event, ReadOnlyPayload(payload_json))
-        _set_created(event, created_at)
-        events.append(event)
-    return events
-
-
-def event_from_row(row: tuple[int, str, str, str, int]) -> StoredEvent:
-    """Build a :class:`StoredEvent` from ``(event_id, session_id, type, payload JSON,
-    created_at)``, the columns of :data:`ALL_EVENTS` (the payload decodes lazily)."""
-    event_id, session_id, event_type, payload_json, created_at = row
-    return StoredEvent(event_id, session_id, event_type, ReadOnlyPayload(payload_json), created_at)
-
-
-def message_rows(rows: Iterable[tuple[int, str, str]]) -> list[MessageRow]:
-    """Build :class:`MessageRow` values from the rows of :data:`MESSAGES`."""
-    return [MessageRow(*row) for row in rows]
-
-
-def tool_call_rows(rows: Iterable[tuple[int, str, str, str, str | None]]) -> list[ToolCallRow]:
-    """Build :class:`ToolCallRow` values from the rows of :data:`TOOL_CALLS`."""
-    return [ToolCallRow(*row) for row in rows]

@@ -13,15 +13,15 @@ import pytest
 
 from eventlog import ReadOnlyPayload, StoredEvent
 from sqlite_demo import SqliteEventStore
-from sqlite_demo.store import reads
+from sqlite_demo.store import reads, rows
 from sqlite_demo.store.sqlite.connection import open_connection
 
 
 def test_an_event_built_by_setting_its_slots_equals_the_constructors_field_for_field() -> None:
     row = (7, "user_message", '{"content":"hi"}', 1_700_000_000_000)
     made = StoredEvent(7, "s", "user_message", ReadOnlyPayload('{"content":"hi"}'), row[3])
-    read = reads.stored_events("s", [row])[0]
-    written = reads.stored_event(7, "s", "user_message", ReadOnlyPayload(row[2]), row[3])
+    read = rows.stored_events("s", [row])[0]
+    written = rows.stored_event(7, "s", "user_message", ReadOnlyPayload(row[2]), row[3])
     # Every field, by the dataclass's own list: a field added to StoredEvent and not set by
     # these fails here, as an AttributeError or an inequality.
     for fast in (read, written):
@@ -32,10 +32,10 @@ def test_an_event_built_by_setting_its_slots_equals_the_constructors_field_for_f
 
 def test_one_decode_of_many_payloads_gives_each_its_own_dict() -> None:
     texts = ['{"a":[1]}', '{"a":[1]}', '{"b":"\\u0000"}']
-    decoded = reads.decode_all(texts)
+    decoded = rows.decode_all(texts)
     assert decoded == [{"a": [1]}, {"a": [1]}, {"b": "\x00"}]
     assert decoded[0] is not decoded[1] and decoded[0]["a"] is not decoded[1]["a"]
-    assert reads.decode_all([]) == []
+    assert rows.decode_all([]) == []
 
 
 @pytest.fixture
@@ -141,10 +141,10 @@ def test_a_read_resumes_the_collector_as_it_found_it_even_when_it_fails(
     was = gc.isenabled()
     (gc.enable if enabled_before else gc.disable)()
     try:
-        with reads.collector_paused():
+        with rows.collector_paused():
             assert not gc.isenabled()
         assert gc.isenabled() is enabled_before
-        with pytest.raises(RuntimeError), reads.collector_paused():
+        with pytest.raises(RuntimeError), rows.collector_paused():
             raise RuntimeError("the read failed")
         assert gc.isenabled() is enabled_before
     finally:

@@ -38,8 +38,9 @@ from sqlite_demo.store.postgres.connection import Connection, Pool, apply_schema
 from sqlite_demo.store.postgres.faults import translate_postgres_errors
 from sqlite_demo.store.postgres.notify import NotifiedAppendSignal
 from sqlite_demo.store.postgres.writes import PROJECT, append_checked, projected_columns
-from sqlite_demo.store.reads import ALL_EVENTS, MAX_INTEGER, event_from_row, for_psycopg
+from sqlite_demo.store.reads import ALL_EVENTS, MAX_INTEGER, for_psycopg
 from sqlite_demo.store.records import Session
+from sqlite_demo.store.rows import event_from_row
 
 if TYPE_CHECKING:
     from sqlite_demo.store.contract import EventStore

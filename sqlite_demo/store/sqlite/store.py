@@ -24,15 +24,9 @@ from typing import TYPE_CHECKING, Any, Final
 from eventlog import SessionExistsError, StorageError, StoredEvent
 from sqlite_demo.store.append_signal import AppendSignal, LocalAppendSignal
 from sqlite_demo.store.base import CheckedEvents, SqlEventStore
-from sqlite_demo.store.reads import (
-    ALL_EVENTS,
-    MAX_INTEGER,
-    ItemEvent,
-    event_from_row,
-    item_events,
-    newest_items,
-)
+from sqlite_demo.store.reads import ALL_EVENTS, MAX_INTEGER, newest_items
 from sqlite_demo.store.records import MessageRow, Session, ToolCallRow
+from sqlite_demo.store.rows import ItemEvent, event_from_row, item_events
 from sqlite_demo.store.sqlite import projections
 from sqlite_demo.store.sqlite.connection import (
     Synchronous,

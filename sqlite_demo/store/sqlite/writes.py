@@ -31,11 +31,12 @@ from eventlog import (
 from eventlog.rules import EVENT_ID_KEYS
 from sqlite_demo.store.corrections import refuse_unless_it_fits
 from sqlite_demo.store.idempotency import same_request_or_conflict
-from sqlite_demo.store.reads import IN_FORCE, event_from_row, items_in_force, stored_event
+from sqlite_demo.store.reads import IN_FORCE, items_in_force
 from sqlite_demo.store.records import now_ms
+from sqlite_demo.store.rows import event_from_row, stored_event
 from sqlite_demo.store.sqlite.connection import Sql
 
-#: The columns of :func:`~sqlite_demo.store.reads.event_from_row`, in constructor order.
+#: The columns of :func:`~sqlite_demo.store.rows.event_from_row`, in constructor order.
 EVENT_COLUMNS: Final = "event_id, session_id, type, payload, created_at"
 #: The event types whose payload names a call.
 _CALL_TYPES: Final = frozenset({"tool_call", "tool_result"})
