@@ -235,11 +235,12 @@ class SqlEventStore(ABC):
 
         The fold is the shared one (:func:`eventlog.apply_event`), over the items in force:
         the corrections are applied by the read, so the fold only ever adds, exactly as if
-        it had folded every event with :func:`eventlog.replay_events`.
+        it had folded every event with :func:`eventlog.replay_events`. The read takes only
+        what the fold reads of each event: its type and its payload.
         """
         with rows.collector_paused():
-            items = self.get_items_in_force(session_id)
-            return messages_of(reduce(apply_event, items, EMPTY_CONVERSATION))
+            found = self._fetch_all(reads.FACTS_IN_FORCE, (session_id,) * 4)
+            return messages_of(reduce(apply_event, rows.facts(found), EMPTY_CONVERSATION))
 
     # -- projections ----------------------------------------------------------------------
 

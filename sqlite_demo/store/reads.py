@@ -43,6 +43,8 @@ ITEMS_IN_FORCE: Final = (
     f"SELECT event_id, type, payload FROM events WHERE session_id = ? AND {IN_FORCE}"
     " ORDER BY event_id"
 )
+#: Their types and payloads alone: what the replay folds.
+FACTS_IN_FORCE: Final = ITEMS_IN_FORCE.replace("event_id, type, payload", "type, payload", 1)
 #: The newest ``?`` of them, newest first: one statement, for a check inside a transaction.
 NEWEST_ITEMS_IN_FORCE: Final = (
     ITEMS_IN_FORCE.replace("ORDER BY event_id", "ORDER BY event_id DESC") + " LIMIT ?"

@@ -69,6 +69,21 @@ def decode_all(texts: Sequence[str]) -> list[dict[str, Any]]:
     return decoded
 
 
+class Fact(NamedTuple):
+    """What the replay folds of an item event: its type and its payload, decoded."""
+
+    type: str
+    payload: dict[str, Any]
+
+
+def facts(rows: Sequence[tuple[str, str]]) -> Iterator[Fact]:
+    """Build :class:`Fact` values from ``(type, payload JSON)`` rows, as they are folded."""
+    if not rows:
+        return iter(())
+    types, texts = zip(*rows, strict=True)
+    return map(_new_tuple, repeat(Fact), zip(types, decode_all(texts), strict=True))
+
+
 def item_events(rows: Sequence[tuple[int, str, str]]) -> list[ItemEvent]:
     """Build :class:`ItemEvent` values from ``(event_id, type, payload JSON)`` rows.
 
