@@ -28,6 +28,7 @@ OUTPUT_OF_CALL: Final = {
     "local_shell_call": "local_shell_call_output",
     "tool_search_call": "tool_search_output",
 }
+_OUTPUTS: Final = frozenset(OUTPUT_OF_CALL.values())
 
 
 def pair_with_calls_in_force(
@@ -73,21 +74,25 @@ def without_split_calls(items: list[Item]) -> list[Item]:
     a model refuses such a history. The window is never widened to fetch the call (a limit is
     a budget), so the output is left out, as the SDK's runner leaves it out.
     """
+    answers = [_answers(item) for item in items]
+    if not any(answers):
+        return items  # no output at all, the common case: nothing to pair
     calls = set(_call_keys(items))
-    return [item for item in items if _answers(item) in calls or _answers(item) is None]
+    return [item for item, answer in zip(items, answers, strict=True)
+            if answer is None or answer in calls]  # fmt: skip
 
 
 def _answers(item: Item) -> tuple[str, str] | None:
+    # Items come back as they were added: "type" may be anything JSON holds, even a list.
     kind = item.get("type")
-    if kind in OUTPUT_OF_CALL.values() and isinstance(item.get("call_id"), str):
-        return str(kind), item["call_id"]
+    if type(kind) is str and kind in _OUTPUTS and isinstance(item.get("call_id"), str):
+        return kind, item["call_id"]
     return None
 
 
 def _call_keys(items: Iterable[Item]) -> Iterable[tuple[str, str]]:
     for item in items:
         kind = item.get("type")
-        # Items come back as they were added: "type" may be anything JSON holds, even a list.
-        output = OUTPUT_OF_CALL.get(kind) if isinstance(kind, str) else None
+        output = OUTPUT_OF_CALL.get(kind) if type(kind) is str else None
         if output is not None and isinstance(item.get("call_id"), str):
             yield output, item["call_id"]

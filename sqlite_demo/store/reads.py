@@ -123,14 +123,15 @@ def newest_items(fetch: Fetch, session_id: str, newest: int) -> list[tuple[int, 
     while len(found) < newest:
         rows = fetch(EVENTS_BEFORE, (session_id, before, page))
         for event_id, event_type, payload, supersedes in rows:
-            if event_type == "session_cleared":
+            if supersedes is None:  # an item: only the corrections point at an event
+                if event_id not in removed:
+                    found.append((event_id, event_type, payload))
+                    if len(found) == newest:
+                        break
+            elif event_type == "session_cleared":
                 return found[::-1]
-            if event_type == "item_removed":
+            else:
                 removed.add(supersedes)
-            elif event_id not in removed:
-                found.append((event_id, event_type, payload))
-                if len(found) == newest:
-                    break
         if len(rows) < page:
             break
         before, page = rows[-1][0], page * 2
