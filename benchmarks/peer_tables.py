@@ -14,6 +14,9 @@ def peer_table(peers: PeerFigures) -> Table:
         " (below 1: ours is faster). 'x faster' is its inverse. A verdict whose middle half"
         " lies on both sides of the goal or of 1 is 'not settled'.",
         "Load: the 1-minute load average before and after the goal's rounds (2 cores).",
+        "Clock: CPU is the process's CPU time, every thread of it (the peers' worker threads"
+        " included), for what does not wait on the disk; wall is elapsed time, for the"
+        " appends at FULL, whose cost is the wait for the disk.",
         *peers.skipped,
     ]
     headers = ("Goal", "Ours", "Theirs", "Size", "Ours / theirs", "Goal on the ratio",
@@ -37,7 +40,7 @@ def _row(figure: PeerFigure) -> tuple[str, ...]:
         figure.ours,
         figure.theirs,
         f"{figure.size:,}",
-        f"{ratio} ({faster}), {figure.rounds} rounds",
+        f"{ratio} ({faster}), {figure.rounds} rounds, {figure.clock}",
         _goal(figure.at_most),
         f"{figure.ours_seconds * 1e3:.3f}, {figure.theirs_seconds * 1e3:.3f}",
         f"{figure.load[0]:.2f}-{figure.load[1]:.2f}",
