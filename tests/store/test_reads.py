@@ -36,6 +36,8 @@ def test_one_decode_of_many_payloads_gives_each_its_own_dict() -> None:
     assert decoded == [{"a": [1]}, {"a": [1]}, {"b": "\x00"}]
     assert decoded[0] is not decoded[1] and decoded[0]["a"] is not decoded[1]["a"]
     assert rows.decode_all([]) == []
+    many = [f'{{"n":{n}}}' for n in range(1_500)]  # several calls' worth
+    assert rows.decode_all(many) == [{"n": n} for n in range(1_500)]
 
 
 @pytest.fixture
