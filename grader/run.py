@@ -7,7 +7,6 @@ the learner's interpreter; the engine does the rest (see :mod:`grader.engine.gra
 
 from __future__ import annotations
 
-import os
 from collections.abc import Sequence
 from pathlib import Path
 from typing import cast
@@ -19,7 +18,9 @@ from grader.engine.outcomes import Report, Said, Verdict
 from grader.settings import Settings
 from grader.tasks import TASKS
 from grader.transport import isolation, workspace
-from grader.transport.child import Child, ChildStopped, Limits
+from grader.transport.child import ChildTransport
+from grader.transport.inprocess import InProcessTransport
+from grader.transport.sandbox import Limits
 
 
 def grade(
@@ -30,7 +31,7 @@ def grade(
     label: str | None = None,
     log: Path | None = None,
     hidden: tuple[Path, ...] = (),
-    lanes: int | None = None,
+    full: bool = False,
 ) -> Report:
     """Grade ``tasks`` of ``target``; never raises for anything learner code does.
 
@@ -40,7 +41,7 @@ def grade(
         label: how the report names the target (default: ``target``).
         log: where what learner code writes to its standard streams goes.
         hidden: folders the sandbox must hide besides the usual ones.
-        lanes: tasks graded at once (default: the settings', else every task at once).
+        full: judge every answer in full rather than by digest (the same verdicts, slower).
     """
     name = label or target
     asked = tuple(task.id for task in tasks)
@@ -67,11 +68,10 @@ def grade(
 
     def learner() -> Learner:
         copy = workspace.create(source)
-        kernel = lambda: Child(launcher, copy, limits, functions, log, hidden)  # noqa: E731
-        return Learner(kernel, clock, ChildStopped, on_close=copy.remove)
+        transport = ChildTransport(launcher, copy, limits, functions, log, hidden)
+        return Learner(transport, clock, on_close=copy.remove)
 
-    lanes = _lanes(lanes, settings, len(tasks))
-    report = grading.grade(name, tasks, learner, launcher.isolation.value, lanes)
+    report = grading.grade(name, tasks, learner, launcher.isolation.value, full)
     if launcher.note is not None:
         report = _with_note(report, Said(launcher.note, {"python": launcher.python}))
     if launcher.isolation is isolation.Isolation.UID and not launcher.own_network:
@@ -79,16 +79,22 @@ def grade(
     return report
 
 
-def _lanes(lanes: int | None, settings: Settings, tasks: int) -> int:
-    """One lane per core and one more, unless told otherwise: a lane spends much of its time
-    waiting for its kernel, so one lane more than the cores keeps them busy, while a lane per
-    task costs more in processes competing for the caches than it gains."""
-    if lanes is not None:
-        return lanes
-    if settings.lanes:
-        return settings.lanes
-    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
-    return max(1, min(tasks, (cores or 1) + 1))
+def grade_in_process(
+    target: str,
+    tasks: Sequence[Task] = TASKS,
+    settings: Settings = Settings(),
+    full: bool = False,
+) -> Report:
+    """Grade trusted code in this very interpreter: no sandbox, no second process (see
+    :mod:`grader.transport.inprocess`). For the grader's own tests of its verdicts, its
+    report and its formats, on the corpus; never for a learner's submission."""
+    clock = Clock(settings.example_seconds, settings.task_seconds, settings.submission_seconds,
+                  settings.load_seconds)  # fmt: skip
+
+    def learner() -> Learner:
+        return Learner(InProcessTransport(target), clock)
+
+    return grading.grade(target, tasks, learner, "none", full)
 
 
 def _target_problem(error: workspace.TargetError) -> Said:

@@ -37,7 +37,6 @@ class Settings:
     isolation: str = _setting("auto", "--isolation", "settings.isolation")
     memory_mb: int = _setting(1024, "--memory-mb", "settings.memory_mb", "MIB")
     cpu_seconds: int = _setting(60, "--cpu-seconds", "settings.cpu_seconds", "SECONDS")
-    lanes: int = _setting(0, "--lanes", "settings.lanes", "N")
 
     def replace(self, **changes: Any) -> Settings:
         return dataclasses.replace(self, **changes)

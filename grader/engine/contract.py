@@ -9,10 +9,13 @@ function is adding a row; adding a task is adding a folder under ``grader/tasks`
 
 from __future__ import annotations
 
+import importlib
 from dataclasses import dataclass
-from typing import Any
+from functools import cached_property
+from typing import TYPE_CHECKING, Any
 
-from grader.engine.properties import Property
+if TYPE_CHECKING:
+    from grader.engine.properties import Property
 
 
 @dataclass(frozen=True)
@@ -87,7 +90,9 @@ class Task:
         points: what passing it is worth.
         functions: the functions it calls; its verdict depends on these alone, and one that is
             not written yet makes it "not implemented yet".
-        properties: checked in order; the first that breaks decides the verdict.
+        properties_module: the module that defines its ``PROPERTIES``, checked in order (the
+            first that breaks decides the verdict); imported only when a grade needs them (a
+            grade from the bank that passes never does: see :mod:`grader.engine.bank`).
         strict: its appends are judged against the oracle (the tasks about appending); other
             tasks judge their own function against what append_event returned.
     """
@@ -96,8 +101,17 @@ class Task:
     number: int
     points: int
     functions: tuple[str, ...]
-    properties: tuple[Property, ...]
+    properties_module: str
     strict: bool = False
+
+    @cached_property
+    def properties(self) -> tuple[Property, ...]:
+        """Its properties, in order (importing them imports hypothesis and the examples)."""
+        found: tuple[Property, ...] = importlib.import_module(self.properties_module).PROPERTIES
+        return found
+
+    def property_named(self, name: str) -> Property:
+        return next(prop for prop in self.properties if prop.name == name)
 
     @property
     def own(self) -> tuple[str, ...]:

@@ -8,16 +8,17 @@ a fresh kernel grades on.
 
 from __future__ import annotations
 
-import multiprocessing
+import functools
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import Any
 
+from grader.engine import bank
 from grader.engine.contract import FUNCTIONS, FUNCTIONS_BY_NAME, Task, owner
 from grader.engine.learner import Learner, LoadFailure
 from grader.engine.outcomes import Cause, Failure, Report, Said, Status, TaskResult, Verdict
-from grader.engine.properties import run_property
+from grader.engine.properties import run_banked, run_property
 from grader.engine.wire import Ref
 
 #: The longest output of learner code kept per task.
@@ -29,46 +30,47 @@ def grade(
     tasks: Sequence[Task],
     learner: Callable[[], Learner],
     isolation: str,
-    lanes: int = 1,
+    full: bool = False,
 ) -> Report:
     """Grade ``tasks`` of one submission; never raises for anything learner code does.
 
     Args:
         target: how the report names the submission.
-        learner: makes the :class:`Learner` (one per lane: lanes run in processes of their own).
+        learner: makes the :class:`Learner` (one per grade: one sandbox, a kernel per task).
         isolation: how learner code runs, for the report.
-        lanes: how many tasks to grade at once (1 in a batch, where submissions run in parallel).
+        full: judge every answer in full instead of comparing digests (the same verdicts,
+            slower: for tests that prove it).
     """
     asked = tuple(task.id for task in tasks)
     max_score = sum(task.points for task in tasks)
-    if lanes > 1 and len(tasks) > 1:
-        graded = _in_lanes(tasks, learner, lanes)
-    else:
-        graded = _grade_lane(tasks, learner)
+    graded = _grade_tasks(tasks, learner, full)
     if isinstance(graded, LoadFailure):
         return Report(target, (), asked, max_score, isolation, graded.said, graded.verdict,
                       graded.reports)  # fmt: skip
-    results, reports, faults = graded
+    results, reports, faults, measured = graded
     results = [_with_grader_faults(result, faults) for result in results]
     if reports:
         results = [_tampered(result, reports) for result in results]
+    notes = () if measured else (Said("note.wall_clock_limits"),)
     return Report(target, tuple(results), asked, max_score, isolation, None,
-                  verdict_of(results, reports), tuple(reports))  # fmt: skip
+                  verdict_of(results, reports), tuple(reports), notes)  # fmt: skip
 
 
-LaneResult = tuple[list[TaskResult], list[dict[str, str]], list[str]]
+Graded = tuple[list[TaskResult], list[dict[str, str]], list[str], bool]
 
 
-def _grade_lane(tasks: Sequence[Task], make: Callable[[], Learner]) -> LaneResult | LoadFailure:
+def _grade_tasks(
+    tasks: Sequence[Task], make: Callable[[], Learner], full: bool
+) -> Graded | LoadFailure:
     learner = make()
     results: list[TaskResult] = []
     try:
         for task in tasks:
-            results.append(grade_task(task, learner))
+            results.append(grade_task(task, learner, full))
     except LoadFailure as failure:
         if learner.reports:
             return LoadFailure(Said("load.tampered"), Verdict.TAMPERED, tuple(learner.reports))
-        if not results:
+        if not results or failure.verdict is Verdict.MACHINE_BUSY:
             return failure
         # It loaded once and not again (it depends on what its own earlier run left behind):
         # the tasks still to grade are errors, the ones graded keep their verdicts.
@@ -77,58 +79,25 @@ def _grade_lane(tasks: Sequence[Task], make: Callable[[], Learner]) -> LaneResul
                     for task in tasks[len(results):]]  # fmt: skip
     finally:
         learner.close()
-    return results, learner.reports, learner.faults
+    return results, learner.reports, learner.faults, learner.measures_cpu
 
 
-def _in_lanes(
-    tasks: Sequence[Task], make: Callable[[], Learner], lanes: int
-) -> LaneResult | LoadFailure:
-    """Grade in ``lanes`` forked processes, each a fixed share of the tasks: the result is the
-    same as in one lane (every task starts a fresh kernel, every property has its own seed)."""
-    shares = [list(tasks[number::lanes]) for number in range(lanes)]
-    context = multiprocessing.get_context("fork")
-    pipes, workers = [], []
-    for share in shares:
-        receiving, sending = context.Pipe(duplex=False)
-        worker = context.Process(target=_lane_job, args=(share, make, sending), daemon=True)
-        worker.start()
-        sending.close()
-        pipes.append(receiving)
-        workers.append(worker)
-    outcomes = [pipe.recv() for pipe in pipes]
-    for worker in workers:
-        worker.join()
-    by_id: dict[str, TaskResult] = {}
-    reports: list[dict[str, str]] = []
-    faults: list[str] = []
-    for outcome in outcomes:
-        if outcome[0] == "unloaded":
-            return LoadFailure(outcome[1], outcome[2], outcome[3])
-        _, results, lane_reports, lane_faults = outcome
-        by_id.update((result.task_id, result) for result in results)
-        reports += [report for report in lane_reports if report not in reports]
-        faults += lane_faults
-    return [by_id[task.id] for task in tasks], reports, faults
-
-
-def _lane_job(share: list[Task], make: Callable[[], Learner], sending: Any) -> None:
-    graded = _grade_lane(share, make)
-    if isinstance(graded, LoadFailure):
-        sending.send(("unloaded", graded.said, graded.verdict, graded.reports))
-    else:
-        sending.send(("graded", *graded))
-    sending.close()
-
-
-def grade_task(task: Task, learner: Learner) -> TaskResult:
+def grade_task(task: Task, learner: Learner, full: bool = False) -> TaskResult:
     """Run a task's properties in order on a fresh kernel; the first broken one decides."""
     learner.begin_task()
     missing = not_written(learner, task.functions)
     if missing:
         return _result(task, Status.NOT_IMPLEMENTED, _not_implemented(task, missing), learner)
-    for prop in task.properties:
+    banked = None if full else bank.load(task.id)
+    names = list(banked) if banked is not None else [prop.name for prop in task.properties]
+    for name in names:
         try:
-            failure = run_property(prop, task.id, learner, task.strict)
+            if banked is not None:
+                named = functools.partial(task.property_named, name)
+                failure = run_banked(named, banked[name], learner, task.strict)
+            else:
+                prop = task.property_named(name)
+                failure = run_property(prop, examples_of(task, prop), learner, task.strict)
         except Exception as error:  # a bug in the grader: say so instead of crashing
             said = Said(
                 "outcome.grader_bug", {"kind": type(error).__name__, "message": str(error)[:300]}
@@ -144,6 +113,17 @@ def grade_task(task: Task, learner: Learner) -> TaskResult:
                 learner,
             )
     return _result(task, Status.PASSED, None, learner)
+
+
+def examples_of(task: Task, prop: Any) -> list[Any]:
+    """A property's example values: the bank's (a test that judges them in full), else drawn
+    live (a stale bank: a contributor's tree)."""
+    stored = bank.load(task.id)
+    if stored is not None and prop.name in stored:
+        return list(stored[prop.name].values)
+    from grader.engine.drawing import draw_examples
+
+    return draw_examples(task.id, prop)
 
 
 def _result(task: Task, status: Status, failure: Failure | None, learner: Learner) -> TaskResult:
@@ -193,7 +173,7 @@ def not_written(learner: Learner, functions: Sequence[str]) -> list[str]:
         else:
             call = ("call", function.name, args, {}, keep, "none")
         learner.begin_example()
-        answers, _ = learner.run([*steps, call])
+        answers, _ = learner.run([[*steps, call]])
         answer = answers[-1] if len(answers) == len(steps) + 1 else None
         if _stub(answer):
             missing.append(function.name)
@@ -251,6 +231,8 @@ def verdict_of(results: Sequence[TaskResult], reports: Sequence[dict[str, str]])
     if reports:
         return Verdict.TAMPERED
     promises = {result.failure.promise for result in results if result.failure is not None}
+    if f"cause.{Cause.MACHINE_BUSY.value}" in promises:
+        return Verdict.MACHINE_BUSY
     if f"cause.{Cause.BROKEN.value}" in promises or f"cause.{Cause.FORGED.value}" in promises:
         return Verdict.PROTOCOL_ERROR
     if f"cause.{Cause.MEMORY.value}" in promises:

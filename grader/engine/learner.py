@@ -1,57 +1,104 @@
-"""The learner's code as the engine sees it: a kernel it asks, through some transport, with
-clocks.
+"""The learner's code as the engine sees it: kernels it asks, through some transport, with
+limits.
 
-:class:`Learner` keeps the deadlines (one per example, one per task, one for the whole
-submission), starts a fresh kernel for every task (so a grade never depends on which tasks
-ran before in the same process), restarts it when one hangs or dies, and collects what the
-guard reports. Verdicts are not its business.
+:class:`Learner` starts a fresh kernel for every task (so a grade never depends on which
+tasks ran before), keeps each task's CPU share and the submission's, restarts a kernel that
+stopped, asks a stalled request once more of a fresh kernel before calling the machine too
+busy, and collects what the guard reports. Verdicts are not its business.
+
+Every limit that can blame the learner's code is CPU time, counted by the kernel where that
+code runs, whatever else the machine is doing: a call's share, a task's, the submission's,
+the import's. The wall clock only stops code that blocks (see the transports). Where CPU
+time cannot be counted (a browser) every limit is wall-clock time, and the report says so.
 """
 
 from __future__ import annotations
 
+import enum
 import sys
 import time
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
 from grader.engine.outcomes import Said, Verdict
 
 
-class Kernel(Protocol):
-    """One kernel with the submission loaded (a sandboxed child, or a worker).
+class StopKind(enum.Enum):
+    """Why a kernel stopped answering."""
 
-    ``deadline`` is wall-clock (``time.monotonic``); ``cpu_limit`` is a reading of
-    :meth:`cpu` at which the kernel is stopped as timed out."""
+    TIMED_OUT = "timed_out"  # a call used its CPU share
+    OVERRUN = "overrun"  # the task (or the submission) used its CPU share
+    DIED = "died"  # the learner's process ended
+    BROKEN = "broken"  # what came back is not the protocol
+    FORGED = "forged"  # a message without a valid MAC: learner code wrote into the pipe
+    BLOCKED = "blocked"  # no new call for a long while, and not asking for a CPU
+    BUSY = "busy"  # no new call for a long while, waiting for a CPU: the machine is busy
+
+
+class KernelStopped(Exception):
+    """What a transport raises when its kernel stops answering.
+
+    Attributes:
+        kind: why.
+        parts: the answers that came before it stopped.
+        progress: ``(example, step, call, calls made)`` the kernel was at.
+        reports: what the guard reported before it stopped.
+        code: the exit code (negative: the signal), where known.
+        cpu: CPU seconds the kernel had used, where known.
+    """
+
+    def __init__(self, kind: StopKind, code: int | None = None) -> None:
+        super().__init__(kind.value)
+        self.kind, self.code = kind, code
+        self.parts: list[Any] = []
+        self.progress: tuple[int, ...] = (0, 0, 0, 0)
+        self.reports: list[Any] = []
+        self.cpu = 0.0
+
+
+@dataclass(frozen=True)
+class TaskLimits:
+    """What one task's kernel may use: CPU seconds for the whole task, and for the import."""
+
+    cpu_seconds: float
+    load_seconds: float
+
+
+class Kernel(Protocol):
+    """One task's kernel with the submission loaded (a fork in the sandbox, or a worker)."""
 
     @property
     def alive(self) -> bool: ...
 
-    def start(self, deadline: float, cpu_limit: float | None = None) -> dict[str, Any]: ...
+    def start(self, limits: TaskLimits, deadline: float) -> dict[str, Any]: ...
 
     def request(
-        self, request: dict[str, Any], deadline: float, cpu_limit: float | None = None
+        self, request: dict[str, Any], deadline: float
     ) -> tuple[list[Any], dict[str, Any]]: ...
 
-    def cpu(self) -> float | None: ...
+    def output(self) -> str: ...
 
-    def stop(self, wait: bool = False) -> int | None: ...
+    def stop(self) -> float:
+        """End this kernel; the CPU seconds it used (0 where unknown)."""
+        ...
 
 
-class KernelStopped(Protocol):
-    """What a transport raises when its kernel stops answering (see ``ChildStopped``)."""
+class Transport(Protocol):
+    """Where kernels come from; ``measures_cpu`` is False where limits are wall-clock time."""
 
-    kind: str
-    code: int | None
-    parts: list[Any]
-    progress: tuple[int, int]
+    measures_cpu: bool
+
+    def kernel(self) -> Kernel: ...
+
+    def close(self) -> None: ...
 
 
 @dataclass(frozen=True)
 class Stop:
-    """Where a plan stopped: the step that did not answer, the call inside it, and why."""
+    """Where a request stopped: the example, the step and the call inside it, and why."""
 
-    kind: str  # timed_out, died, broken, forged, overrun
+    kind: StopKind
+    example: int
     step: int
     call: int
     code: int | None = None
@@ -70,12 +117,8 @@ class LoadFailure(Exception):
 
 @dataclass
 class Clock:
-    """Seconds allowed: one example, one task, the whole submission, the import.
-
-    Examples, tasks and the import are limited in CPU time where the transport can measure
-    it, so that a grade does not depend on what else the machine was doing; wall-clock time
-    is then only a backstop (:data:`WALL_FACTOR` times as long), for code that sleeps. The
-    whole submission's limit (a class's batch) is wall-clock time, always."""
+    """Seconds allowed: one call, one task, the whole submission, the import (CPU time where
+    the transport counts it, else wall-clock time)."""
 
     example: float = 5.0
     task: float = 30.0
@@ -83,149 +126,158 @@ class Clock:
     load: float = 7.0
 
 
-#: Where CPU time is measured, how much longer than a CPU limit the wall clock may run.
-WALL_FACTOR = 4.0
+#: Where limits are wall-clock time (a browser), how much longer than the CPU limits they
+#: are: WebAssembly runs Python slower, and a busy machine must not time out a correct file.
+WALL_ONLY_FACTOR = 3.0
+#: The longest a single request may take, wall-clock, before the sandbox counts as stuck
+#: (every stall is caught long before: this only ends a transport that stopped watching).
+REQUEST_BACKSTOP = 3600.0
 
 
 class Learner:
-    """One submission behind a transport, with the clocks of one grading.
+    """One submission behind a transport, with the limits of one grading.
 
     Args:
-        kernel: makes a fresh kernel (not started).
-        clock: the time limits.
-        stopped: the exception type the transport raises when its kernel stops answering.
+        transport: where kernels come from.
+        clock: the limits.
         on_close: what to do when grading is over (remove the submission's private copy).
     """
 
-    def __init__(
-        self,
-        kernel: Callable[[], Kernel],
-        clock: Clock,
-        stopped: type[Exception],
-        on_close: Callable[[], object] = lambda: None,
-    ) -> None:
-        self._make = kernel
-        self._on_close = on_close
+    def __init__(self, transport: Transport, clock: Clock, on_close: Any = lambda: None) -> None:
+        self.transport = transport
         self.clock = clock
-        self._stopped = stopped
+        self._on_close = on_close
         self._kernel: Kernel | None = None
-        self._started = time.monotonic()
+        self._task_cpu_left = clock.task
+        #: Where limits are wall-clock time, when the task's time is up.
         self._task_deadline = float("inf")
-        self._task_cpu_left = float("inf")
-        self.example_seconds = clock.example
+        self._submission_cpu_left = float("inf") if clock.submission is None else clock.submission
+        self.call_seconds = clock.example
         self.reports: list[dict[str, str]] = []
         self.faults: list[str] = []
+        self.cpu_used = 0.0
+
+    @property
+    def measures_cpu(self) -> bool:
+        return self.transport.measures_cpu
+
+    def _scaled(self, seconds: float) -> float:
+        return seconds if self.measures_cpu else seconds * WALL_ONLY_FACTOR
 
     # --- lifecycle ---------------------------------------------------------------------------
     def load(self) -> None:
-        """Start a fresh kernel and import the submission.
+        """Start a fresh kernel and import the submission (asked twice of a fresh sandbox
+        when the first stalled on a busy machine).
 
         Raises:
             LoadFailure: it did not load.
         """
+        for attempt in range(2):
+            try:
+                self._load_once()
+                return
+            except KernelStopped as stopped:
+                if stopped.kind is StopKind.BUSY and attempt == 0:
+                    continue
+                raise _load_failure(stopped, self.clock.load) from None
+
+    def _load_once(self) -> None:
         if self._kernel is not None:
-            self._kernel.stop()
-        self._kernel = self._make()
-        measured = self._kernel.cpu() is not None
-        wall = self.clock.load * (WALL_FACTOR if measured else 1.0)
-        deadline = self._bounded(time.monotonic() + wall)
-        try:
-            first = self._kernel.start(deadline, self.clock.load if measured else None)
-        except self._stopped as stopped:
-            raise _load_failure(stopped, self.clock.load) from None
+            self._spend(self._kernel.stop())
+        self._kernel = self.transport.kernel()
+        share = min(self._task_cpu_left, self._submission_cpu_left)
+        limits = TaskLimits(self._scaled(share), self._scaled(self.clock.load))
+        first = self._kernel.start(limits, self._deadline())
         self._note(first.get("ready") or first)
         if "load_error" in first:
             raise _load_error(first["load_error"])
 
     def close(self) -> None:
         if self._kernel is not None:
-            self._kernel.stop()
+            self._spend(self._kernel.stop())
             self._kernel = None
+        self.transport.close()
         self._on_close()
 
     def begin_task(self) -> None:
-        """A fresh kernel and a fresh task clock."""
-        self.load()
-        measured = self._kernel is not None and self._kernel.cpu() is not None
-        wall = self.clock.task * (WALL_FACTOR if measured else 1.0)
-        self._task_deadline = self._bounded(time.monotonic() + wall)
+        """A fresh kernel and a fresh task share."""
         self._task_cpu_left = self.clock.task
+        if not self.measures_cpu:
+            self._task_deadline = time.monotonic() + self._scaled(self.clock.task)
+        self.load()
 
     def begin_example(self, seconds: float | None = None) -> None:
-        self.example_seconds = self.clock.example if seconds is None else seconds
-
-    def _bounded(self, deadline: float) -> float:
-        if self.clock.submission is None:
-            return deadline
-        return min(deadline, self._started + self.clock.submission)
+        """From now on, each call gets ``seconds`` (default: the clock's)."""
+        self.call_seconds = self.clock.example if seconds is None else seconds
 
     @property
     def out_of_time(self) -> bool:
         """The task (or the submission) has no time left."""
-        return time.monotonic() >= self._task_deadline or self._task_cpu_left <= 0
+        if time.monotonic() >= self._task_deadline:
+            return True
+        return self._task_cpu_left <= 0 or self._submission_cpu_left <= 0
 
     # --- asking --------------------------------------------------------------------------------
-    def run(self, steps: list[tuple[Any, ...]]) -> tuple[list[Any], Stop | None]:
-        """Run an example's steps; the answers that came, and where it stopped if it did."""
+    def run(
+        self,
+        examples: list[list[tuple[Any, ...]]] | bytes,
+        digest: bool = False,
+        count: int | None = None,
+    ) -> tuple[list[Any], Stop | None]:
+        """Run ``examples`` (steps, or a bank's marshalled ``count`` examples); the answers
+        that came (one per step in full mode, one per example in digest mode), and where it
+        stopped if it did. A request that stalled on a busy machine is asked again of a fresh
+        kernel once."""
+        if count is None:
+            assert not isinstance(examples, bytes)
+            count = len(examples) if digest else sum(len(steps) for steps in examples)
+        request = {"examples": examples, "digest": digest, "count": count,
+                   "seconds": self._scaled(self.call_seconds)}  # fmt: skip
+        for attempt in range(2):
+            parts, stop = self._ask(request)
+            if stop is None or stop.kind is not StopKind.BUSY or attempt == 1:
+                return parts, stop
+            try:
+                self.load()
+            except LoadFailure:
+                return parts, stop
+        raise AssertionError("unreachable")
+
+    def _ask(self, request: dict[str, Any]) -> tuple[list[Any], Stop | None]:
         if self._kernel is None or not self._kernel.alive:
             self.load()
         assert self._kernel is not None
-        kernel = self._kernel
-        started = kernel.cpu()
-        seconds = self.example_seconds
-        wall = time.monotonic() + seconds * (WALL_FACTOR if started is not None else 1.0)
-        deadline = min(wall, self._task_deadline)
-        cpu_limit = None if started is None else started + min(seconds, self._task_cpu_left)
         try:
-            parts, done = kernel.request({"reset": True, "steps": steps}, deadline, cpu_limit)
-        except self._stopped as error:
-            stopped: Any = error
-            self.reports += [r for r in getattr(stopped, "reports", []) if r not in self.reports]
+            parts, done = self._kernel.request(request, self._deadline())
+        except KernelStopped as stopped:
+            self.reports += [r for r in stopped.reports if r not in self.reports]
+            self._spend(stopped.cpu)
             kind = stopped.kind
-            if started is not None:
-                self._task_cpu_left -= seconds  # stopped: it used the example's whole share
-            if kind == "timed_out" and (
-                time.monotonic() >= self._task_deadline or self._task_cpu_left <= 0
-            ):
-                kind = "overrun"
-            step, call = stopped.progress
-            parts = list(stopped.parts)
-            if kind != "forged" and len(parts) < step < len(steps):
-                parts = self._answers_before(steps[:step], parts)
-            return parts, Stop(kind, len(parts) if kind != "forged" else step, call, stopped.code)
-        self._note(done)
-        ended = kernel.cpu()
-        if started is not None and ended is not None:
-            self._task_cpu_left -= ended - started
-        if done.get("forged"):
-            return parts, Stop("forged", len(parts), 0)
+            if kind is StopKind.TIMED_OUT and self.out_of_time:
+                kind = StopKind.OVERRUN
+            example, step, call = (*stopped.progress, 0, 0, 0)[:3]
+            return list(stopped.parts), Stop(kind, example, step, call, stopped.code)
+        self._note(done.get("done", {}))
+        self._spend(float(done.get("done", {}).get("cpu", 0.0) or 0.0))
+        if done.get("done", {}).get("forged"):
+            return parts, Stop(StopKind.FORGED, len(parts), 0, 0)
         return parts, None
 
-    def _answers_before(self, steps: list[tuple[Any, ...]], parts: list[Any]) -> list[Any]:
-        """The answers to ``steps``, which a stopped kernel finished but had not yet sent:
-        asked again of a fresh kernel (they finished once, so they finish again), else the
-        ones that came."""
-        try:
-            self.load()
-            assert self._kernel is not None
-            deadline = min(time.monotonic() + self.example_seconds * WALL_FACTOR,
-                           self._task_deadline)  # fmt: skip
-            again, done = self._kernel.request({"reset": True, "steps": steps}, deadline)
-        except (self._stopped, LoadFailure):
-            return parts
-        self._note(done)
-        return again if len(again) > len(parts) else parts
+    def _deadline(self) -> float:
+        """The wall clock's deadline for a request: the task's, where limits are wall-clock
+        time; else only the backstop (CPU limits and the stall watch stop a kernel first)."""
+        return min(time.monotonic() + REQUEST_BACKSTOP, self._task_deadline)
+
+    def _spend(self, seconds: float) -> None:
+        self.cpu_used += seconds
+        self._task_cpu_left -= seconds
+        self._submission_cpu_left -= seconds
 
     def output(self) -> str:
         """What learner code printed since it was last asked."""
         if self._kernel is None or not self._kernel.alive:
             return ""
-        try:
-            parts, done = self._kernel.request({"steps": [("output",)]}, time.monotonic() + 2)
-        except self._stopped:
-            return ""
-        self._note(done)
-        return str(parts[0].get("output", "")) if parts and isinstance(parts[0], dict) else ""
+        return self._kernel.output()
 
     def _note(self, done: dict[str, Any]) -> None:
         for report in done.get("reports", []) or []:
@@ -236,10 +288,12 @@ class Learner:
                 self.faults.append(str(fault)[:300])
 
 
-def _load_failure(stopped: Any, seconds: float) -> LoadFailure:
-    if stopped.kind == "timed_out":
+def _load_failure(stopped: KernelStopped, seconds: float) -> LoadFailure:
+    if stopped.kind in (StopKind.TIMED_OUT, StopKind.OVERRUN, StopKind.BLOCKED):
         return LoadFailure(Said("load.timed_out", {"seconds": seconds}), Verdict.TIMED_OUT)
-    if stopped.kind in ("broken", "forged"):
+    if stopped.kind is StopKind.BUSY:
+        return LoadFailure(Said("load.machine_busy"), Verdict.MACHINE_BUSY)
+    if stopped.kind in (StopKind.BROKEN, StopKind.FORGED):
         return LoadFailure(Said("load.broke"), Verdict.PROTOCOL_ERROR)
     return LoadFailure(Said("load.died", {"code": stopped.code}), Verdict.CRASHED)
 

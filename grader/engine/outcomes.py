@@ -35,14 +35,19 @@ class Verdict(enum.Enum):
     IMPORT_ERROR = "import_error"
     TAMPERED = "tampered"
     NO_SUBMISSION = "no_submission"
+    #: The grader's own trouble, not the submission's: the machine was too busy to grade it
+    #: (a request stalled twice while waiting for a CPU). Grade it again on a quieter one.
+    MACHINE_BUSY = "machine_busy"
 
 
 class Cause(enum.Enum):
     """Why a task ended in trouble rather than a broken promise (the failure's ``promise``
     is then ``cause.<value>``)."""
 
-    TIMED_OUT = "timed_out"  # one call did not return in time
-    TASK_TIMED_OUT = "task_timed_out"  # the task, or the submission, ran out of time
+    TIMED_OUT = "timed_out"  # one call used its share of CPU time
+    TASK_TIMED_OUT = "task_timed_out"  # the task, or the submission, used its CPU time
+    BLOCKED = "blocked"  # one call waited (blocked, asking for no CPU) far past its share
+    MACHINE_BUSY = "machine_busy"  # the machine was too busy to finish grading it
     DIED = "died"  # the learner's process ended
     EXITED = "exited"  # learner code called exit()
     CONTROL = "control"  # learner code raised KeyboardInterrupt or the like

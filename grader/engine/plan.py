@@ -8,7 +8,6 @@ answers, so one round trip serves a whole example.
 
 from __future__ import annotations
 
-from collections import defaultdict
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -58,6 +57,7 @@ class Plan:
         self.changes_break: dict[Any, str] = {}
         self.context: Context | None = None
         self._names: set[str] = set()
+        self._payloads: set[str] = set()
 
     def request(self) -> list[tuple[Any, ...]]:
         return [step.request() for step in self.steps]
@@ -101,9 +101,12 @@ class Plan:
         event_name = self.name(f"e{event.event_id}")
         self._note_imports(append)
         strict = self.strict if strict is None else strict
-        step = AppendStep(
-            log, append, event, new_name, event_name, strict, role, payload_ref=payload_ref
-        )
+        defines = payload_ref is None or payload_ref not in self._payloads
+        if payload_ref is not None:
+            self._payloads.add(payload_ref)
+        step = AppendStep(log, append, event, new_name, event_name, strict, role,
+                          payload_ref=payload_ref, defines_payload=defines,
+                          keep_payload=self.name("p"))  # fmt: skip
         index = self._add(step)
         ref = EventRef(index, None, event)
         return LogVar(new_name, model, (*log.events, ref)), EventVar(event_name, ref)
@@ -234,12 +237,11 @@ class Plan:
         return name
 
     def keep_payload(self, append: Append) -> str:
-        """Keep ``append``'s payload in the kernel, as the caller's own object (a
-        ``defaultdict`` is kept as one; views such as a proxy wrap it when it is passed)."""
-        data = append.payload
-        if append.wrapper == "defaultdict":
-            data = defaultdict(str, data)
-        return self.make("p", data)
+        """A name for ``append``'s payload, to pass to :meth:`append` as ``payload_ref``: the
+        first append with it makes the payload (``p1 = {...}``), any later one passes that
+        same object again, and a change can name it (a ``defaultdict`` is kept as one; views
+        such as a proxy wrap it when it is passed)."""
+        return self.name("p")
 
     def mutate(self, name: str, root: str, path: list[Any], modes: list[str], reads: list[Step],
                promise: str) -> None:  # fmt: skip

@@ -10,6 +10,7 @@ nothing; the first that does not is the failure.
 from __future__ import annotations
 
 import json
+from collections import defaultdict
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -20,7 +21,7 @@ from grader.engine.data import Malformed, literal, same
 from grader.engine.oracle import ModelEvent, ModelLog, replay_of
 from grader.engine.outcomes import Said, Status
 from grader.engine.programs import Append, Block
-from grader.engine.wire import Ref, encode, wrapped
+from grader.engine.wire import Ref, blob, encode, wrapped
 
 if TYPE_CHECKING:
     from grader.engine.judge import Context
@@ -129,9 +130,14 @@ class AppendStep(Step):
     role: str = "event_ids"
     function: str | None = "append_event"
     shown: bool = True
-    #: The name of a payload kept in the kernel to pass instead of a literal (the caller's
-    #: own dict, which a property changes later).
+    #: The name the payload is shown under (``p1 = {...}``), when a later step uses it: a
+    #: change in place, or a second append of the same object. Named or not, every append
+    #: keeps its payload in the kernel under ``keep_payload``, the way a caller holds what it
+    #: passed, so that an append a check follows looks like any other from inside.
     payload_ref: str | None = None
+    #: Whether this append makes the payload named ``payload_ref`` (else it passes it again).
+    defines_payload: bool = True
+    keep_payload: str | None = None
     #: A probe: the first answer under its key (the same append on the same log) is judged
     #: against the oracle, breaking ``first_role``'s promise if wrong; each later one against
     #: that first answer, breaking ``role``'s if it differs.
@@ -139,15 +145,16 @@ class AppendStep(Step):
     first_role: str | None = None
 
     def request(self) -> tuple[Any, ...]:
-        if self.payload_ref is not None:
+        if self.payload_ref is not None and not self.defines_payload:
             ref = ("$ref", self.payload_ref)
             views = ("proxy", "mapping")  # a defaultdict is kept as one: passed as it is
             payload = (f"${self.append.wrapper}", ref) if self.append.wrapper in views else ref
         else:
             payload = wrapped(self.append.payload, self.append.wrapper)
         session = encode(self.append.session_id)
+        keep = self.payload_ref or self.keep_payload
         return ("append", ("$ref", self.log.name), session, self.append.event_type, payload,
-                self.keep_log, self.keep_event)  # fmt: skip
+                self.keep_log, self.keep_event, keep)  # fmt: skip
 
     def code(self) -> str:
         payload: Any = transcript.wrap(self.append.payload, self.append.wrapper)
@@ -157,13 +164,23 @@ class AppendStep(Step):
         return transcript.call("append_event", args)
 
     def line(self, context: Context) -> str:
-        return transcript.assign([self.keep_log, self.keep_event], self.code())
+        call = transcript.assign([self.keep_log, self.keep_event], self.code())
+        if self.payload_ref is None or not self.defines_payload:
+            return call
+        data: Any = self.append.payload
+        if self.append.wrapper == "defaultdict":
+            data = defaultdict(str, data)
+        return f"{self.payload_ref} = {transcript.source(data)}\n{call}"
 
     def uses(self) -> set[str]:
-        return {self.log.name} | ({self.payload_ref} if self.payload_ref else set())
+        reused = self.payload_ref is not None and not self.defines_payload
+        return {self.log.name} | ({self.payload_ref} if reused and self.payload_ref else set())
 
     def defines(self) -> set[str]:
-        return {name for name in (self.keep_log, self.keep_event) if name}
+        names = {name for name in (self.keep_log, self.keep_event) if name}
+        if self.payload_ref is not None and self.defines_payload:
+            names.add(self.payload_ref)
+        return names
 
     def imports(self) -> list[str]:
         wanted = [transcript.IMPORTS[self.append.wrapper]] if self.append.wrapper != "dict" else []
@@ -272,7 +289,7 @@ class BlockStep(Step):
 
     def request(self) -> tuple[Any, ...]:
         items = [
-            (encode(a.session_id), a.event_type, encode(a.payload)) for a in self.block.appends()
+            (encode(a.session_id), a.event_type, blob(a.payload)) for a in self.block.appends()
         ]
         return ("appends", ("$ref", self.log.name), items, self.keep_log)
 

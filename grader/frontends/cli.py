@@ -33,7 +33,7 @@ SUBCOMMANDS = {
 #: The exit status of a grading stopped with Ctrl+C: 128 + SIGINT, as shells report it.
 INTERRUPTED = 130
 #: The settings a learner may change from the command line.
-LEARNER_SETTINGS = ("example_seconds", "task_seconds", "isolation", "lanes")
+LEARNER_SETTINGS = ("example_seconds", "task_seconds", "isolation")
 
 
 def build_parser() -> argparse.ArgumentParser:

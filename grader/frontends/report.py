@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from typing import TextIO
 
 from grader.engine.contract import function_of
-from grader.engine.outcomes import Failure, Report, Said, Status, TaskResult
+from grader.engine.outcomes import Cause, Failure, Report, Said, Status, TaskResult
 from grader.i18n import has, text
 
 _STYLES = {
@@ -51,10 +51,17 @@ def sentence(failure: Failure) -> str:
     return text(f"promise.{promise}")
 
 
+#: Causes with hints of their own: a call that waits is not a call that loops, and a machine
+#: too busy to grade is nothing the learner did.
+OWN_HINTS = (f"cause.{Cause.BLOCKED.value}", f"cause.{Cause.MACHINE_BUSY.value}")
+
+
 def hint_id(failure: Failure, level: int = 1) -> str:
     """The message id of a failure's hint at ``level`` (1 gentle, 2 strong)."""
     if failure.status is Status.NOT_IMPLEMENTED:
         return f"hint.not_implemented.{level}"
+    if failure.promise in OWN_HINTS:  # a cause whose advice differs from its status's
+        return f"hint.{failure.promise}.{level}"
     if failure.status is Status.TIMED_OUT:
         return f"hint.cause.timed_out.{level}"
     if failure.status is Status.TAMPERED:

@@ -38,10 +38,7 @@ EN = {
     "outcome.read_after": "after:  {value}",
     "outcome.expected_value_error": "expected: raises ValueError (or a subclass) and appends nothing",
     "outcome.returned_instead_of_raising": "returned normally instead of raising ValueError",
-    "outcome.timed_out": (
-        "this call did not return within {seconds:g} seconds (an endless loop?); the other tasks "
-        "were still graded"
-    ),
+    "outcome.timed_out": "this call used its {seconds:g} seconds of CPU time without returning (an endless loop?); the other tasks were still graded",
     "outcome.died": (
         "the process running your code stopped during this call (exit code {code}): a function "
         "must not call os._exit() or crash the interpreter"
@@ -53,11 +50,8 @@ EN = {
     "outcome.kernel_fault": "the grading code in your program's process reported a fault ({message}): if your code does nothing unusual, show this to your instructor",
     "outcome.tampered": "{detail} ({event}) at {where}",
     # --- why a task ended in trouble rather than a broken promise -----------------------
-    "cause.timed_out": "A call did not return in time.",
-    "cause.task_timed_out": (
-        "This task ran out of time: your functions are too slow for the grader's examples "
-        "(hundreds of events), or one of them loops."
-    ),
+    "cause.timed_out": "A call used its share of CPU time without returning.",
+    "cause.task_timed_out": "This task used up its CPU time: your functions are too slow for the grader's examples (up to about a thousand events), or one of them loops.",
     "cause.died": "The process running your code stopped.",
     "cause.exited": "Your code called exit().",
     "cause.control": "Your code raised an exception that stops programs (KeyboardInterrupt, ...).",
@@ -213,7 +207,6 @@ EN = {
     "settings.isolation": "how learner code is isolated: auto (bubblewrap if it works, else a user of its own when root, else none), bwrap, uid or none (default {default})",
     "settings.memory_mb": "memory for the submission's process, in MiB (default {default})",
     "settings.cpu_seconds": "CPU seconds for the submission's process (default {default})",
-    "settings.lanes": "tasks graded at once, each in a process of its own (default {default}: one more than the cores)",
     # --- isolation ---------------------------------------------------------------------------
     "isolation.bwrap_missing": "bubblewrap (bwrap) is not installed or cannot create a sandbox here.",
     "isolation.uid_needs_root": "uid isolation runs learner code as a user of its own, which only root can do.",
@@ -279,6 +272,18 @@ EN = {
     "cli.gradescope.zip": "where to write the zip",
     "cli.gradescope.no_folder": "The folder {path} does not exist: create it first, or write the zip elsewhere.",
     "cli.gradescope.wrote": "Wrote {path}: upload it as the assignment's autograder (Configure Autograder, Zip file upload).",
+    # --- the grade's own time and trouble -----------------------------------------
+    "outcome.timed_out_wall": "this call did not return within {seconds:g} seconds on the clock (here CPU time cannot be counted; an endless loop?); the other tasks were still graded",
+    "outcome.blocked": "this call stopped computing and waited (on a lock, a pipe, input?) far longer than a call may take: a function must return or raise, never wait",
+    "outcome.answered_differently": "asked the same calls again, your code answered differently: the first time, this call's answer was not a correct implementation's",
+    "cause.blocked": "A call waited (blocked) instead of returning.",
+    "cause.machine_busy": "The machine was too busy to finish grading this task. This is the grader's problem, not your code's: grade it again when the machine is quieter.",
+    "hint.cause.blocked.1": "A call waited for something that never came: look for a lock acquired twice, a read from a pipe or from input(), in the call shown last.",
+    "hint.cause.blocked.2": "Your functions need no waiting at all: they only compute on the values they are given.",
+    "hint.cause.machine_busy.1": "Nothing to fix in your code for this: grade it again later.",
+    "hint.cause.machine_busy.2": "If it happens again on a quiet machine, show the report to your instructor.",
+    "load.machine_busy": "The machine was too busy to import it in time. This is the grader's problem, not the submission's: grade it again when the machine is quieter.",
+    "note.wall_clock_limits": "Time limits here are seconds on the clock (this place cannot count CPU time): on a busy machine a correct but slow submission can time out.",
 }
 
 #: The Chinese: id -> (fingerprint of the English it translates, translation); see
@@ -308,7 +313,7 @@ ZH: dict[str, tuple[str, str]] = {
     "outcome.read_after": ("99833a2e", "之后：{value}"),
     "outcome.expected_value_error": ("059bd264", "应当：抛出 ValueError（或其子类），并且不追加任何事件"),
     "outcome.returned_instead_of_raising": ("a7edd8e1", "正常返回了，没有抛出 ValueError"),
-    "outcome.timed_out": ("5fa93662", "这次调用 {seconds:g} 秒内没有返回（死循环？）；其他任务照常判题"),
+    "outcome.timed_out": ("3586851d", "这次调用用完了 {seconds:g} 秒的 CPU 时间还没有返回（死循环？）；其他任务照常判题"),
     "outcome.died": ("cd179ff2", "运行你代码的进程在这次调用中退出了（退出码 {code}）：函数里不能调用 os._exit()，也不能让解释器崩溃"),
     "outcome.not_implemented": ("d0f98aaa", "尚未实现"),
     "outcome.not_implemented_task": ("411f8125", "{functions} 尚未实现，这个任务要用到它。"),
@@ -316,8 +321,8 @@ ZH: dict[str, tuple[str, str]] = {
     "outcome.grader_bug": ("9d04e5a0", "判题器自身出错了（{kind}: {message}），请报告这个问题"),
     "outcome.kernel_fault": ("30050596", "在你的程序进程里运行的判题代码报告了故障（{message}）：如果你的代码没有做什么特别的事，请把这条信息给老师看"),
     "outcome.tampered": ("dc75dbe6", "{detail}（{event}），位置：{where}"),
-    "cause.timed_out": ("d1938e5f", "有一次调用没有按时返回。"),
-    "cause.task_timed_out": ("52ae5b1b", "这个任务超时了：对判题器的样例（几百个事件）来说，你的函数太慢，或者其中某个陷入了死循环。"),
+    "cause.timed_out": ("89a03c69", "有一次调用用完了分给它的 CPU 时间，还没有返回。"),
+    "cause.task_timed_out": ("66f4f37c", "这个任务用完了它的 CPU 时间：对判题器的样例（最多一千多个事件）来说，你的函数太慢，或者其中某个陷入了死循环。"),
     "cause.died": ("bedd931e", "运行你代码的进程退出了。"),
     "cause.exited": ("789876c0", "你的代码调用了 exit()。"),
     "cause.control": ("08469c18", "你的代码抛出了会让程序停下来的异常（KeyboardInterrupt 等）。"),
@@ -425,7 +430,6 @@ ZH: dict[str, tuple[str, str]] = {
     "settings.isolation": ("50244cad", "学习者代码的隔离方式：auto（bubblewrap 能用就用它，否则在 root 下换成单独的用户，再不行就不隔离）、bwrap、uid 或 none（默认 {default}）"),
     "settings.memory_mb": ("957f91a8", "提交进程可用的内存，单位 MiB（默认 {default}）"),
     "settings.cpu_seconds": ("444dde98", "提交进程可用的 CPU 秒数（默认 {default}）"),
-    "settings.lanes": ("916545d7", "同时判题的任务数，每个任务在单独的进程里运行（默认 {default}：比核心数多一个）"),
     "isolation.bwrap_missing": ("c36388c1", "没有安装 bubblewrap（bwrap），或者它在这里无法创建沙箱。"),
     "isolation.uid_needs_root": ("f9970c7c", "uid 隔离要以单独的用户身份运行学习者代码，只有 root 能做到。"),
     "isolation.uid_unreadable_python": ("efb29c0f", "这里用不了 uid 隔离：解释器的文件在 {path} 下，其他用户进不去（Python 装在了私有的主目录里）。请安装 bubblewrap，或者换一个其他用户能读取的 Python 来运行。"),
@@ -466,5 +470,17 @@ ZH: dict[str, tuple[str, str]] = {
     "cli.gradescope.zip": ("6afbe5eb", "zip 文件的保存位置"),
     "cli.gradescope.no_folder": ("23381dc6", "文件夹 {path} 不存在：请先创建它，或者把 zip 写到别处。"),
     "cli.gradescope.wrote": ("224654bd", "已写入 {path}：在作业的 Configure Autograder 页面用 Zip file upload 上传它。"),
+    # --- the grade's own time and trouble -----------------------------------------
+    "outcome.timed_out_wall": ("c0161021", "这次调用在 {seconds:g} 秒（按时钟算：这里数不了 CPU 时间）内没有返回（死循环？）；其他任务照常判题"),
+    "outcome.blocked": ("6976b4aa", "这次调用停下来不再计算，一直在等（等锁、管道还是输入？），远远超过一次调用能用的时间：函数只能返回或抛出异常，不能等待"),
+    "outcome.answered_differently": ("99fc16dd", "同样的调用再做一遍，你的代码给出了不同的答案：第一次的时候，这次调用的答案和正确实现的不一样"),
+    "cause.blocked": ("b8fa55a9", "有一次调用一直在等待（被阻塞），没有返回。"),
+    "cause.machine_busy": ("69e88717", "机器太忙，没能判完这个任务。这是判题器的问题，不是你代码的问题：等机器空闲一些再判一次。"),
+    "hint.cause.blocked.1": ("4c8ea8eb", "有一次调用在等一件永远不会发生的事：在最后列出的那次调用里，找找重复获取的锁，或者从管道、input() 读取的地方。"),
+    "hint.cause.blocked.2": ("821831da", "你的函数根本不需要等待：它们只对传进来的值做计算。"),
+    "hint.cause.machine_busy.1": ("a1501298", "这一点你的代码不需要改：稍后再判一次。"),
+    "hint.cause.machine_busy.2": ("17d94bae", "如果机器空闲时还是这样，把这份报告给老师看。"),
+    "load.machine_busy": ("b1d771a0", "机器太忙，没能及时导入它。这是判题器的问题，不是提交的问题：等机器空闲一些再判一次。"),
+    "note.wall_clock_limits": ("317b19e5", "这里的时间限制按时钟秒数算（这里数不了 CPU 时间）：机器很忙时，正确但较慢的提交也可能超时。"),
 }
 # fmt: on

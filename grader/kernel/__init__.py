@@ -29,11 +29,11 @@ HERE = Path(__file__).resolve().parent
 #: The kernel's files, in the order they are executed into its namespace.
 #: (:mod:`.loading` imports the submission; :mod:`.serve` is the pipes' end of the channel.)
 FILES = (
-    "capture", "isolated", "wire", "observe", "mutate", "calls", "plans", "guard", "loading",
-    "serve",
+    "capture", "isolated", "clock", "wire", "reach", "observe", "digest", "mutate", "calls",
+    "plans", "guard", "loading", "serve",
 )  # fmt: skip
 #: The files a kernel without a sandbox needs (no guard, no pipe).
-IN_PROCESS_FILES = FILES[:7]
+IN_PROCESS_FILES = FILES[:10]
 #: The kernel in a browser's worker: the same files, with messages instead of pipes.
 WORKER_FILES = (*FILES[:-1], "messages")
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import _json
 import _operator
+import _pickle
 import collections as _collections
 import marshal as _marshal
 import sys as _sys
@@ -22,6 +23,15 @@ try:  # absent in a browser
 except ImportError:  # pragma: no cover - browsers only
     _posix = None  # type: ignore[assignment]
 
+try:  # the per-call CPU timer: absent in a browser, where no signal interrupts a call
+    import signal as _signal_module
+
+    _setitimer = _signal_module.setitimer
+    _ITIMER_PROF = _signal_module.ITIMER_PROF
+except (ImportError, AttributeError):  # pragma: no cover - browsers only
+    _setitimer = None  # type: ignore[assignment]
+    _ITIMER_PROF = 0
+
 try:
     import _blake2
 except ImportError:  # pragma: no cover - builds without blake2
@@ -29,9 +39,18 @@ except ImportError:  # pragma: no cover - builds without blake2
 _blake2b = _blake2.blake2b if _blake2 is not None else None
 
 _compare_digest = _operator._compare_digest
+_attrgetter = _operator.attrgetter
+_getitem = _operator.getitem
+_setitem = _operator.setitem
+_delitem = _operator.delitem
+_methodcaller = _operator.methodcaller
 
 _marshal_loads = _marshal.loads
+#: Reads the plain data the trusted side pickles (dicts, lists, tuples, text and numbers only:
+#: it finds no class, so it runs no code).
+_pickle_loads = _pickle.loads
 _getframe = _sys._getframe
+_setrecursionlimit = _sys.setrecursionlimit
 _sys_modules = _sys.modules
 _MappingProxy = _types.MappingProxyType
 _DefaultDict = _collections.defaultdict
@@ -54,6 +73,8 @@ _encode_string = _json.encode_basestring_ascii
 _make_encoder = _json.make_encoder
 
 if _posix is not None:
+    #: Part of the digest's placeholders: text a learner value happens to hold cannot be one.
+    _token_nonce = _posix.urandom(8).hex()
     _read = _posix.read
     _write = _posix.write
     _close = _posix.close
@@ -63,6 +84,7 @@ if _posix is not None:
     _fstat = _posix.fstat
 else:  # pragma: no cover - browsers only
     _read = _write = _close = _getpid = _exit = _kill = _fstat = None
+    _token_nonce = "browser"
 
 #: Set by :mod:`.serve`: where the learner's submission lives (frames below it are theirs).
 _ROOTS: list[str] = []

@@ -84,6 +84,16 @@ def _build(source: str, name: str) -> type:
     return built
 
 
+def _build_functions(source: str, names: dict[str, object]) -> dict[str, object]:
+    """The functions ``source`` defines, in a namespace of their own holding only ``names``
+    (learner code handed one of them reaches these names and nothing else of the kernel)."""
+    kernel_builtins = __builtins__ if isinstance(__builtins__, dict) else vars(__builtins__)
+    space: dict[str, object] = {"__name__": "grading_values", "__builtins__": dict(kernel_builtins)}
+    space.update(names)
+    exec(compile(source, "<grading:functions>", "exec"), space)
+    return space
+
+
 ReadOnlyMapping = _build(_READ_ONLY_MAPPING, "ReadOnlyMapping")
 Text = _build(_TEXT, "Text")
 Capture = _build(_CAPTURE, "Capture")

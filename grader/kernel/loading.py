@@ -10,8 +10,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from grader.kernel.calls import describe
-    from grader.kernel.capture import _ROOTS, _sys_modules
+    from grader.kernel.calls import GRADED, describe
+    from grader.kernel.capture import _ITIMER_PROF, _ROOTS, _setitimer, _sys_modules
     from grader.kernel.guard import FAULTS, REPORTS
     from grader.kernel.plans import FUNCTIONS
 
@@ -40,10 +40,17 @@ def _note(event: str, detail: str) -> None:
         REPORTS.append({"event": event, "detail": detail, "where": "?"})
 
 
-def _load(config: dict[str, Any]) -> dict[str, Any]:
-    """Import the submission; ``ready`` with nothing else, or why it did not load."""
+def _load(config: dict[str, Any], seconds: float | None = None) -> dict[str, Any]:
+    """Import the submission, with ``seconds`` of CPU time for it where a timer can be set;
+    ``ready`` with nothing else, or why it did not load."""
     try:
-        module = _import(config)
+        if seconds is not None and _setitimer is not None:
+            _setitimer(_ITIMER_PROF, seconds)
+        try:
+            module = _import(config)
+        finally:
+            if seconds is not None and _setitimer is not None:
+                _setitimer(_ITIMER_PROF, 0)
     except SyntaxError as error:
         return {"load_error": _syntax(error), **_after_request()}
     except SystemExit as error:
@@ -58,6 +65,7 @@ def _load(config: dict[str, Any]) -> dict[str, Any]:
         function = getattr(module, name, None)
         if callable(function):
             FUNCTIONS[name] = function
+            GRADED.append(function)
         else:
             missing.append(name)
     if missing:

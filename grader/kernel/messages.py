@@ -31,11 +31,12 @@ if TYPE_CHECKING:
         _marshal_loads,
         _sys_modules,
     )
+    from grader.kernel.clock import install_clocks
     from grader.kernel.guard import _CWD, ABSENT_MODULES, REPORTS, install
     from grader.kernel.isolated import Capture
     from grader.kernel.loading import _after_request, _load
-    from grader.kernel.plans import OUTPUT, run_request, use_progress
-    from grader.kernel.wire import encode
+    from grader.kernel.plans import OUTPUT, _output, run_request, use_progress
+    from grader.kernel.wire import decode, encode
 
 import sys as _sys
 
@@ -47,11 +48,13 @@ BRIDGES = ("js", "pyodide", "_pyodide", "pyodide_js", "_pyodide_core")
 
 
 class Progress:
-    """``[step, call]`` as :mod:`.plans` writes it, posted to the trusted side on change."""
+    """``[example, step, call, calls made]`` as :mod:`.plans` writes it, posted to the trusted
+    side when the example, the step or the call in it changes (the count of calls made changes
+    at every call: posting each would cost more than the calls)."""
 
     def __init__(self, post: Callable[[str], None]) -> None:
         self._post = post
-        self._values = [0, 0]
+        self._values = [0, 0, 0, 0]
 
     def __getitem__(self, index: int) -> int:
         return self._values[index]
@@ -59,7 +62,8 @@ class Progress:
     def __setitem__(self, index: int, value: int) -> None:
         if self._values[index] != value:
             self._values[index] = value
-            self._post(f"progress {self._values[0]} {self._values[1]}")
+            if index < 3:
+                self._post("progress " + " ".join(str(slot) for slot in self._values))
 
 
 class _Messages:
@@ -95,8 +99,10 @@ def serve_messages(config: dict[str, Any], post: Callable[[str], None]) -> Calla
     _CWD[0] = config["temporary"]
     use_progress(Progress(post))  # type: ignore[arg-type]
     ABSENT_MODULES.extend(BRIDGES)
+    install_clocks(_sys_modules)
     if config.get("guard", True):
-        install(_sys.addaudithook, config["temporary"], (_Messages.receive, serve_messages))
+        install(_sys.addaudithook, config["temporary"],
+                (_Messages.receive, serve_messages, run_request, decode))  # fmt: skip
     # Their submodules too (``pyodide.code``, ``_pyodide._importhook``): a name left in
     # ``sys.modules`` is reachable without importing anything.
     for name in [name for name in _sys_modules if name.split(".")[0] in BRIDGES]:
@@ -113,6 +119,9 @@ def serve_messages(config: dict[str, Any], post: Callable[[str], None]) -> Calla
         if request is None:
             channel.send({"done": {"forged": True, "reports": list(REPORTS)}})
             return False
+        if request.get("output"):
+            channel.send({**_output(), "done": _after_request()})
+            return True
         run_request(request, lambda part: channel.send({"part": part}))
         channel.send({"done": _after_request()})
         return True

@@ -8,16 +8,35 @@ or a replayed message reaches into the log. Each change is a *descriptor*
 
 A *path* leads from a kept value to a part of it, one step at a time: ``["i", key]`` is
 ``value[key]`` and ``["a", name]`` is ``value.name``.
+
+The changes are planned from the value's *shape*, read the way every value is read (by calls
+through the trampoline, :mod:`.reach`), and each is made by calls too: the step to the part it
+changes, then the change itself (``operator.setitem``, a method called by
+``operator.methodcaller``, ``setattr``). So a learner's ``__setitem__`` or property runs with
+the same frames above it as any other call of the learner's code.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from grader.kernel.capture import _list_append
-    from grader.kernel.observe import _Counter, _looks_like_event, is_mapping, observe
+    from grader.kernel.capture import (
+        _attrgetter,
+        _delitem,
+        _list_append,
+        _methodcaller,
+        _setitem,
+    )
+    from grader.kernel.observe import EVENT_FIELDS, _Counter, observe
+    from grader.kernel.reach import (
+        Raised,
+        Reach,
+        reach_call,
+        reach_follow,
+        reach_is_mapping,
+        reach_mapping,
+    )
 
 CHANGED = "changed"
 #: What assigning to each attribute of an event puts there (the payload: a fresh empty dict).
@@ -25,23 +44,28 @@ NEW_FIELD_VALUES = (("event_id", 99), ("session_id", CHANGED), ("type", CHANGED)
 MAX_PATH = 64
 #: How many items of one container are followed (and the last one too): see _container_paths.
 FOLLOWED_ITEMS = 3
+#: A shape: ``("event",)``, ``("map", [(key, shape), ...])``, ``("seq", [shape, ...])`` or
+#: ``("leaf",)``.
+Shape = tuple[Any, ...]
 
-#: Each operation: what it does to its target, given its argument.
-OPERATIONS: dict[str, Callable[[Any, Any], object]] = {
-    "setitem": lambda target, key: target.__setitem__(key, CHANGED),
-    "delitem": lambda target, key: target.__delitem__(key),
-    "reverse": lambda target, _: target.reverse(),
-    "append": lambda target, _: target.append(CHANGED),
-    "extend": lambda target, _: target.extend([CHANGED]),
-    "insert": lambda target, _: target.insert(0, CHANGED),
-    "pop": lambda target, _: target.pop(),
-    "clear": lambda target, _: target.clear(),
-    "update": lambda target, _: target.update({"added_too": CHANGED}),
-    "setdefault": lambda target, _: target.setdefault("set_default", CHANGED),
-    "popkey": lambda target, key: target.pop(key),
-    "popitem": lambda target, _: target.popitem(),
-    "setattr": lambda target, name: setattr(target, name, _new_field(name)),
-}
+
+def _operation(name: str, argument: Any) -> tuple[Any, tuple[Any, ...]]:
+    """The C function that makes change ``name``, and what it gets after the target."""
+    if name == "setitem":
+        return _setitem, (argument, CHANGED)
+    if name == "delitem":
+        return _delitem, (argument,)
+    if name == "setattr":
+        return setattr, (argument, _new_field(argument))
+    calls: dict[str, tuple[Any, ...]] = {
+        "reverse": ("reverse",), "append": ("append", CHANGED), "extend": ("extend", [CHANGED]),
+        "insert": ("insert", 0, CHANGED), "pop": ("pop",), "clear": ("clear",),
+        "update": ("update", {"added_too": CHANGED}),
+        "setdefault": ("setdefault", "set_default", CHANGED), "popkey": ("pop", argument),
+        "popitem": ("popitem",),
+    }  # fmt: skip
+    method, *method_args = calls[name]
+    return _methodcaller(method, *method_args), ()
 
 
 def _new_field(name: str) -> Any:
@@ -51,137 +75,129 @@ def _new_field(name: str) -> Any:
     return CHANGED
 
 
-def follow(root: Any, path: list[Any]) -> Any:
-    """The part of ``root`` that ``path`` leads to."""
-    for kind, key in path:
-        root = getattr(root, key) if kind == "a" else root[key]
-    return root
-
-
-def changes_of(
-    get_root: Callable[[], Any], modes: list[str]
-) -> Iterator[tuple[list[Any], str, Any]]:
-    """The changes to make to what ``get_root()`` holds, one at a time, not yet made: each
+def plan_changes(root: Any, path: list[Any], modes: list[str]) -> Reach:
+    """The changes to make to the part of ``root`` that ``path`` leads to, not yet made: each
     is made by :func:`make_change`.
 
     Args:
-        get_root: fetches the root again before every attempt, exactly as a line would.
-        modes: what to change: ``deep`` (every mapping and sequence inside the root,
-            innermost first), ``shallow`` (the root container itself), ``attributes``
-            (assign to the attributes of the root event, or of each event in the root
-            sequence).
+        modes: what to change: ``deep`` (every mapping and sequence inside the value,
+            innermost first), ``shallow`` (the value's own container), ``attributes``
+            (assign to the attributes of the event, or of each event in the sequence).
 
-    Yields:
-        ``(path, operation, argument)`` as learner values (the path's keys and the argument
-        are the container's own).
+    Returns:
+        ``(path, operation, argument)`` triples, in learner values (the path's keys and the
+        argument are the container's own), paths relative to the value.
     """
-    for path, kind in _targets(_quietly(get_root), modes):
-        if kind == "attributes":
-            planned = [("setattr", name) for name, _ in NEW_FIELD_VALUES]
-        else:
-            container = _quietly(_follow_root, get_root, path)
-            # Every way to change the root; inside it, one change per container is enough
-            # to show a copy that stopped short of it.
-            planned = _container_changes(container) if not path else _one_change(container)
-        for operation, argument in planned:
-            yield path, operation, argument
-
-
-def make_change(get_root: Callable[[], Any], change: tuple[list[Any], str, Any]) -> Any:
-    """Make one change; the change as plain data, or None when the learner's value refused it
-    (a read-only value may refuse every one)."""
-    path, operation, argument = change
     try:
-        OPERATIONS[operation](follow(get_root(), path), argument)
-    except Exception:
+        value = yield from reach_follow(root, path)
+    except Raised:
+        return []
+    shape = yield from _shape(value, 0, "deep" in modes)
+    planned: list[tuple[list[Any], str, Any]] = []
+    for inner, kind, part in _targets(shape, modes):
+        if kind == "attributes":
+            changes = [("setattr", name) for name, _ in NEW_FIELD_VALUES]
+        else:
+            # Every way to change the value itself; inside it, one change per container is
+            # enough to show a copy that stopped short of it.
+            changes = _container_changes(part) if not inner else _one_change(part)
+        planned += [(inner, operation, argument) for operation, argument in changes]
+    return planned
+
+
+def make_change(root: Any, path: list[Any], change: tuple[list[Any], str, Any]) -> Reach:
+    """Make one change to the part of ``root`` that ``path`` leads to, fetched again first,
+    exactly as a line of the transcript would; the change as plain data, or None when the
+    learner's value refused it (a read-only value may refuse every one)."""
+    inner, operation, argument = change
+    function, rest = _operation(operation, argument)
+    try:
+        target = yield from reach_follow(root, [*path, *inner])
+        yield from reach_call(function, target, *rest)
+    except Raised:
         return None
-    return [_plain(path), operation, _plain(argument)]
+    return [_plain(inner), operation, _plain(argument)]
 
 
 def _plain(value: Any) -> Any:
     return observe(value, _Counter())
 
 
-def _quietly(fetch: Callable[..., Any], *args: Any) -> Any:
+def _shape(value: Any, depth: int, deep: bool) -> Reach:
+    """What :func:`_targets` plans from: events, mappings with their keys, sequences."""
+    if depth > MAX_PATH:
+        return ("leaf",)
+    if type(value) is not list and type(value) is not tuple and depth <= 1:
+        try:  # read the way every event is read: the four fields in one call
+            yield from reach_call(_attrgetter(*EVENT_FIELDS), value)
+            return ("event",)
+        except Raised:
+            pass
+    if isinstance(value, list | tuple):
+        items = (
+            list(value) if type(value) in (list, tuple) else (yield from reach_call(list, value))
+        )
+        return ("seq", (yield from _children(list(enumerate(items)), depth, deep)))
+    if isinstance(value, str | bytes | bytearray) or not (yield from reach_is_mapping(value)):
+        return ("leaf",)
     try:
-        return fetch(*args)
+        items = yield from reach_mapping(value)
     except Exception:
-        return None
+        return ("leaf",)
+    return ("map", (yield from _children(list(items.items()), depth, deep)))
 
 
-def _follow_root(get_root: Callable[[], Any], path: list[Any]) -> Any:
-    return follow(get_root(), path)
+def _children(pairs: list[tuple[Any, Any]], depth: int, deep: bool) -> Reach:
+    """``(key, shape)`` for each item: every key, but shapes for only the first few items and
+    the last (a copy that stops short stops at a depth, a type or a length, never at the
+    137th of 150 siblings, and following all of them would cost a read per change)."""
+    followed = {*range(min(FOLLOWED_ITEMS, len(pairs))), len(pairs) - 1} if deep else set()
+    children: list[tuple[Any, Shape]] = []
+    for number, (key, item) in enumerate(pairs):
+        if number in followed:
+            _list_append(children, (key, (yield from _shape(item, depth + 1, deep))))
+        else:
+            _list_append(children, (key, ("leaf",)))
+    return children
 
 
-def _item(container: Any, key: Any) -> Any:
-    return container[key]
-
-
-def _targets(root: Any, modes: list[str]) -> list[tuple[list[Any], str]]:
+def _targets(shape: Shape, modes: list[str]) -> list[tuple[list[Any], str, Shape]]:
     """What to change, innermost first: events' attributes, then the containers."""
-    targets: list[tuple[list[Any], str]] = []
+    targets: list[tuple[list[Any], str, Shape]] = []
     if "attributes" in modes:
-        if _looks_like_event(root):
-            _list_append(targets, ([], "attributes"))
-        elif isinstance(root, list | tuple):
-            for index, item in enumerate(root):
-                if _looks_like_event(item):
-                    _list_append(targets, ([["i", index]], "attributes"))
+        if shape[0] == "event":
+            _list_append(targets, ([], "attributes", shape))
+        elif shape[0] == "seq":
+            for index, child in shape[1]:
+                if child[0] == "event" or child == ("leaf",):
+                    _list_append(targets, ([["i", index]], "attributes", child))
     if "deep" in modes:
-        targets += [(path, "items") for path in _container_paths(root, [])]
-    elif "shallow" in modes and _keys(root) is not None:
-        _list_append(targets, ([], "items"))
+        targets += [(path, "items", part) for path, part in _container_paths(shape, [])]
+    elif "shallow" in modes and shape[0] in ("map", "seq"):
+        _list_append(targets, ([], "items", shape))
     return targets
 
 
-def _container_paths(value: Any, path: list[Any]) -> list[list[Any]]:
-    """Paths to the mappings and sequences inside ``value``, children before parents.
-
-    Every level is reached, but of a container's items only the first few and the last are
-    followed: a copy that stops short stops at a depth, a type or a length, never at the
-    137th of 150 siblings, and following all of them would cost a read per change."""
-    if len(path) > MAX_PATH:
+def _container_paths(shape: Shape, path: list[Any]) -> list[tuple[list[Any], Shape]]:
+    """Paths to the mappings and sequences inside a shape, children before parents."""
+    if len(path) > MAX_PATH or shape[0] not in ("map", "seq"):
         return []
-    keys = _keys(value)
-    if keys is None:
-        return []
-    if len(keys) > FOLLOWED_ITEMS + 1:
-        keys = [*keys[:FOLLOWED_ITEMS], keys[-1]]
-    found: list[list[Any]] = []
-    for key in keys:
-        child = _quietly(_item, value, key)
+    found: list[tuple[list[Any], Shape]] = []
+    for key, child in shape[1]:
         found += _container_paths(child, [*path, ["i", key]])
-    _list_append(found, path)
+    _list_append(found, (path, shape))
     return found
 
 
-def _keys(value: Any) -> list[Any] | None:
-    if isinstance(value, str | bytes | bytearray):
-        return None
-    if isinstance(value, list | tuple):
-        return list(range(len(value)))
-    if is_mapping(value):
-        try:
-            return list(value.keys())
-        except Exception:
-            return None
-    return None
-
-
-def _one_change(container: Any) -> list[tuple[str, Any]]:
-    keys = _keys(container)
-    if keys is None:
-        return []
-    if isinstance(container, list | tuple) or not is_mapping(container):
+def _one_change(shape: Shape) -> list[tuple[str, Any]]:
+    if shape[0] == "seq":
         return [("append", None)]
-    return [("setitem", "added")]
+    return [("setitem", "added")] if shape[0] == "map" else []
 
 
-def _container_changes(container: Any) -> list[tuple[str, Any]]:
-    keys = _keys(container)
-    if keys is None:
-        return []
-    if isinstance(container, list | tuple) or not is_mapping(container):
+def _container_changes(shape: Shape) -> list[tuple[str, Any]]:
+    keys = [key for key, _ in shape[1]]
+    if shape[0] == "seq":
         changes: list[tuple[str, Any]] = []
         if keys:
             changes += [("setitem", 0), ("delitem", -1)]

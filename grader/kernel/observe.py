@@ -34,6 +34,7 @@ if TYPE_CHECKING:
         _str_startswith,
         _UnicodeEncodeError,
     )
+    from grader.kernel.reach import Reach, reach_fields, reach_items, reach_plain
 
 #: How deep a learner value is followed: far past any payload the grader builds.
 MAX_DEPTH = 200
@@ -96,6 +97,8 @@ def observe(value: Any, counter: _Counter, depth: int = 0) -> Any:
         return {"$bytes": _bytes_hex(bytes(value))}
     if isinstance(value, list | tuple):
         return [observe(item, counter, depth + 1) for item in value]
+    if value is Ellipsis:  # past the depth :mod:`.reach` follows
+        return {"$deep": True}
     if is_mapping(value):
         return _mapping(value, counter, depth)
     return {"$opaque": [kind.__name__, show(value)]}
@@ -134,32 +137,10 @@ def _pairs(pairs: list[tuple[Any, Any]]) -> Any:
     return {"$dict": [[key, item] for key, item in pairs]}
 
 
-def items_of(value: Any) -> list[Any]:
-    """The items of a returned sequence; text and mappings are not sequences of items."""
-    if isinstance(value, str | bytes | bytearray) or is_mapping(value):
-        raise Unreadable("sequence", value)
-    try:
-        return list(value)
-    except TypeError:
-        raise Unreadable("sequence", value) from None
-
-
-def event_view(event: Any, counter: _Counter) -> list[Any]:
-    """``[event_id, session_id, type, payload]``, each observed."""
-    fields: list[Any] = []
-    for name in EVENT_FIELDS:
-        try:
-            field = getattr(event, name)
-        except AttributeError:
-            raise Unreadable("attribute:" + name, event) from None
-        _list_append(fields, field)
-    if not is_mapping(fields[3]):
-        raise Unreadable("mapping", event)
-    return [observe(field, counter) for field in fields]
-
-
-def view(value: Any, kind: str) -> Any:
-    """Observe ``value`` as ``kind``: ``event``, ``events``, ``list`` or ``plain``.
+def viewed(value: Any, kind: str) -> Reach:
+    """Observe ``value`` as ``kind``: ``event``, ``events``, ``list`` or ``plain`` (every
+    learner value in it read through the trampoline by :mod:`.reach`, then written as
+    plain data here).
 
     Raises:
         Unreadable: it is not what ``kind`` promises (for ``events``, the whole sequence is
@@ -168,16 +149,25 @@ def view(value: Any, kind: str) -> Any:
     """
     counter = _Counter()
     if kind == "event":
-        return event_view(value, counter)
+        return [observe(field, counter) for field in (yield from _fields_plain(value))]
     if kind == "events":
-        items = items_of(value)
-        try:
-            return [event_view(item, counter) for item in items]
-        except Unreadable as problem:
-            raise Unreadable(problem.what, value) from None
+        events: list[Any] = []
+        for item in (yield from reach_items(value)):
+            try:
+                fields = yield from _fields_plain(item)
+            except Unreadable as problem:
+                raise Unreadable(problem.what, value) from None
+            _list_append(events, [observe(field, counter) for field in fields])
+        return events
     if kind == "list":
-        return [observe(item, counter) for item in items_of(value)]
-    return observe(value, counter)
+        items = yield from reach_plain((yield from reach_items(value)))
+        return [observe(item, counter) for item in items]
+    return observe((yield from reach_plain(value)), counter)
+
+
+def _fields_plain(event: Any) -> Reach:
+    fields = yield from reach_fields(event)
+    return (yield from reach_plain(fields))
 
 
 # --- showing a value as text, for a learner to read -------------------------------------

@@ -34,14 +34,22 @@ if TYPE_CHECKING:
         _sys_modules,
         _write,
     )
+    from grader.kernel.clock import install_clocks
     from grader.kernel.guard import _CWD, DENIED_MODULES, MAX_REPORTS, REPORTS, install
     from grader.kernel.isolated import Capture
     from grader.kernel.loading import _after_request, _load
-    from grader.kernel.plans import OUTPUT, run_request, use_progress
-    from grader.kernel.wire import encode
+    from grader.kernel.plans import OUTPUT, _output, run_request, use_progress
+    from grader.kernel.wire import decode, encode
 
 import _thread as _threads
 import os as _os
+
+_pipe = _os.pipe
+_fork = _os.fork
+_wait4 = _os.wait4
+_WIFSIGNALED = _os.WIFSIGNALED
+_WTERMSIG = _os.WTERMSIG
+_WEXITSTATUS = _os.WEXITSTATUS
 
 _dup = _os.dup
 _dup2 = _os.dup2
@@ -61,9 +69,17 @@ _LIMITS = {
 }
 
 
-def _channel(key: bytes, reading: int, writing: int) -> tuple[Any, Any, Any]:
-    """The authenticated pipes: ``send(answer)``, ``send_parts(encoded answers)`` and
-    ``receive()`` (requests in as length, MAC, marshal data).
+#: Who a request is for: the zygote (start a kernel, stop) or the kernel it started.
+ZYGOTE, KERNEL = b"z", b"k"
+
+
+def _channel(key: bytes, reading: int, writing: int, party: bytes, prefix: bytes = b"") -> Any:
+    """The authenticated pipes of one party: ``send(answer)``, ``send_parts(encoded answers)``
+    and ``receive()`` (requests in as length, party, MAC, marshal data).
+
+    The zygote and each kernel it starts hold keys of their own and count their own
+    requests. A request the zygote finds addressed to a kernel is one a kernel that has
+    ended never read: it is skipped.
 
     Closures, not a class: a kernel class is reachable from learner code (every class is,
     through ``object.__subclasses__()``), and a method of it would lead to the key.
@@ -75,7 +91,7 @@ def _channel(key: bytes, reading: int, writing: int) -> tuple[Any, Any, Any]:
         return digest
 
     def send_line(line: bytes) -> None:
-        data = mac(line).hex().encode("ascii") + b" " + line + b"\n"
+        data = prefix + mac(line).hex().encode("ascii") + b" " + line + b"\n"
         view = memoryview(data)
         while view:
             view = view[_write(writing, view) :]
@@ -90,7 +106,8 @@ def _channel(key: bytes, reading: int, writing: int) -> tuple[Any, Any, Any]:
 
     def take(size: int) -> bytes:
         while len(buffer[0]) < size:
-            chunk = _read(reading, max(size - len(buffer[0]), 1 << 16))
+            # Exactly what is missing, never more: what follows may be another party's.
+            chunk = _read(reading, size - len(buffer[0]))
             if not chunk:
                 _exit(0)  # the trusted side closed the pipe: grading is over
             buffer[0] += chunk
@@ -98,10 +115,17 @@ def _channel(key: bytes, reading: int, writing: int) -> tuple[Any, Any, Any]:
         return taken
 
     def receive() -> dict[str, Any] | None:
-        """The next request, or None when it is not the one the trusted side sent."""
-        size = int.from_bytes(take(8), "big")
-        code = take(16)
-        data = take(size)
+        """The next request for this party, or None when it is not the one the trusted side
+        sent."""
+        while True:
+            size = int.from_bytes(take(8), "big")
+            addressed = take(1)
+            code = take(16)
+            data = take(size)
+            if addressed == party:
+                break
+            if party != ZYGOTE:
+                return None
         number[0] += 1
         expected = mac(number[0].to_bytes(8, "big") + data)
         if not _compare_digest(code, expected):
@@ -113,8 +137,19 @@ def _channel(key: bytes, reading: int, writing: int) -> tuple[Any, Any, Any]:
 
 
 def serve(config: dict[str, Any]) -> None:
-    """Start as ``config`` says, load the submission, then answer requests until EOF."""
-    send, send_parts, receive = _channel(config.pop("key"), _dup(0), _dup(1))
+    """Start as ``config`` says, then start a kernel for each task the trusted side asks
+    for, until EOF.
+
+    This process is the *zygote*: it has booted the kernel, set the limits, dropped to its
+    uid, and never runs learner code. Each kernel is a fork of it, so a task starts from the
+    same state whatever the tasks before it did, and the interpreter and the kernel are
+    started once per grade. The zygote relays each kernel's answer lines whole (a kernel that
+    dies half-way through a line leaves nothing half-written), waits for it, and says how it
+    ended and how much CPU time it used.
+    """
+    key = config.pop("key")
+    reading, writing = _dup(0), _dup(1)
+    send, _, receive = _channel(key, reading, writing, ZYGOTE, b"Z ")
     _quiet_standard_streams()
     _ROOTS.extend(config["roots"])
     _STDLIB.extend(config["stdlib"])
@@ -125,20 +160,109 @@ def serve(config: dict[str, Any]) -> None:
     if config.get("progress_fd") is not None:
         _share_progress(config["progress_fd"])
     _seal_classes(globals())
+    _preload()
+    send({"zygote": True})
+    while True:
+        request = receive()
+        if request is None or type(request.get("kernel")) is not dict:
+            send({"ended": {"forged": True}})
+            _exit(0)
+        number = request["kernel"].get("number", 0)
+        kernel_key = _blake2b(b"kernel %d" % number, key=key, digest_size=32).digest()
+        answers, relayed = _pipe()
+        pid = _fork()
+        if pid == 0:
+            try:
+                _close(answers)
+                _kernel(config, request["kernel"], kernel_key, reading, relayed)
+            finally:
+                _exit(70)  # a kernel never returns into the zygote's loop
+        _close(relayed)
+        _relay(answers, writing)
+        _close(answers)
+        send({"ended": _ended(pid)})
+
+
+#: Standard library modules submissions commonly import, loaded once in the zygote so that
+#: each task's kernel (a fork) finds them loaded instead of importing them again: importing
+#: ``dataclasses`` alone costs more than a task's whole work. None of them reads a clock at
+#: import time, so each still sees the kernel's clocks (installed in each kernel).
+PRELOADED = (
+    "abc", "collections", "collections.abc", "copy", "dataclasses", "enum", "functools",
+    "itertools", "json", "keyword", "math", "operator", "re", "string", "types", "typing",
+)  # fmt: skip
+
+
+def _preload() -> None:
+    for name in PRELOADED:
+        __import__(name)
+
+
+def _relay(source: int, destination: int) -> None:
+    """Copy whole lines from ``source`` to ``destination`` until EOF; a part of a line left
+    at the end is dropped."""
+    pending = b""
+    while chunk := _read(source, 1 << 16):
+        pending += chunk
+        cut = pending.rfind(b"\n") + 1
+        if cut == 0 and len(pending) <= MAX_PENDING:
+            continue
+        if cut == 0:  # no line end in sight: let the trusted side see what it is
+            cut = len(pending)
+        view = memoryview(pending)[:cut]
+        while view:
+            view = view[_write(destination, view) :]
+        pending = pending[cut:]
+
+
+#: The most a kernel's line may hold before the zygote passes it on unfinished.
+MAX_PENDING = 32 * 1024 * 1024
+
+
+def _ended(pid: int) -> dict[str, Any]:
+    """How kernel ``pid`` ended: its exit code or the signal that killed it, and the CPU
+    seconds it used."""
+    _, status, usage = _wait4(pid, 0)
+    ended: dict[str, Any] = {"cpu": usage.ru_utime + usage.ru_stime}
+    if _WIFSIGNALED(status):
+        ended["signal"] = _WTERMSIG(status)
+    else:
+        ended["code"] = _WEXITSTATUS(status)
+    return ended
+
+
+def _kernel(config: dict[str, Any], task: dict[str, Any], key: bytes, reading: int,
+            writing: int) -> None:  # fmt: skip
+    """The kernel of one task, in the zygote's fork: guard, clocks, the submission, then
+    requests until the trusted side says ``end``. Never returns."""
+    send, send_parts, receive = _channel(key, reading, writing, KERNEL)
+    cpu = task.get("cpu_seconds")
+    if cpu is not None:
+        # Past the soft limit the kernel gets SIGXCPU, a second later SIGKILL: the task's
+        # CPU time is the learner's own, whatever the load.
+        _setrlimit(_resource.RLIMIT_CPU, (int(cpu) + 1, int(cpu) + 2))
+    install_clocks(_sys_modules)
     if config.get("guard", True):
         _close_the_back_doors()
-        install(_sys.addaudithook, config["temporary"], (receive, serve))
+        # Trusted with marshal: the channel, and the kernel reading the examples it was sent.
+        install(_sys.addaudithook, config["temporary"], (receive, serve, _kernel, run_request,
+                                                          decode))  # fmt: skip
     for name in _DROPPED_MODULES:
         _sys_modules.pop(name, None)
     capture = Capture(config.get("output_chars", 10_000))
     _sys.stdout = _sys.stderr = capture
     OUTPUT.append(capture)
-    send(_load(config))
+    send(_load(config, task.get("load_seconds")))
     while True:
         request = receive()
         if request is None:
             send({"done": {"forged": True, "reports": list(REPORTS)}})
             _exit(0)
+        if request.get("end"):
+            _exit(0)
+        if request.get("output"):
+            send({**_output(), "done": _after_request()})
+            continue
         add, flush = _batch(send_parts)
         run_request(request, add)
         flush()
@@ -339,6 +463,6 @@ def _share_progress(fd: int) -> None:
     """Keep the plan's progress in memory the trusted side can read when a call hangs."""
     import mmap
 
-    shared = mmap.mmap(fd, 8)
+    shared = mmap.mmap(fd, 16)
     _close(fd)
     use_progress(memoryview(shared).cast("I"))

@@ -6,6 +6,7 @@ tuple ``(TAG, ...)``:
 
 =================================  ===================================================
 ``("$ref", name)``                 a value the kernel keeps under ``name``
+``("$p", bytes)``                  plain data (tuples included), pickled
 ``("$tuple", [items])``            a tuple
 ``("$proxy", {mapping})``          a ``types.MappingProxyType`` over a dict
 ``("$mapping", {mapping})``        a read-only ``Mapping`` that is not a dict
@@ -27,6 +28,7 @@ if TYPE_CHECKING:
         _encode_string,
         _make_encoder,
         _MappingProxy,
+        _pickle_loads,
         _str,
         _str_join,
     )
@@ -49,6 +51,8 @@ def decode(data: Any, values: dict[str, Any]) -> Any:
     tag = data[0]
     if tag == "$ref":
         return values[data[1]]
+    if tag == "$p":  # plain data, pickled by the trusted side: a fresh copy, made in C
+        return _pickle_loads(data[1])
     if tag == "$tuple":
         return tuple(decode(item, values) for item in data[1])
     if tag == "$proxy":

@@ -12,6 +12,6 @@ from grader.tasks import TASKS
 
 @pytest.mark.parametrize("task", TASKS, ids=[task.id for task in TASKS])
 def test_task_passes(target: str, task: Task) -> None:
-    report = grade(target, [task], lanes=1)
+    report = grade(target, [task])
     if report.score < report.max_score or report.load_problem is not None:
         pytest.fail(report_text(report), pytrace=False)

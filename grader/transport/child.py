@@ -1,138 +1,49 @@
-"""The trusted end of the pipe: start the learner's interpreter, boot the kernel, ask it.
+"""The trusted end of the pipe: a kernel per task, forked in the grade's one sandbox.
 
-Every answer is read with a deadline and size caps and must carry a valid MAC, so a child
-that hangs, floods the pipe, dies or lets learner code write into the pipe costs its own
-request, never the grader. Nothing the child sends is executed: answers are JSON, checked for
-shape by the caller. A child that misbehaves is killed; the next session starts a fresh one.
+Limits that can blame the learner's code are CPU time, counted where that code runs (see
+:mod:`grader.kernel.calls` and :mod:`grader.kernel.serve`): a call that uses its share ends
+its kernel with SIGPROF, a task that uses its share with SIGXCPU, and the zygote says so.
+The wall clock is only a backstop for code that blocks: when the kernel makes no new call
+for :data:`STALL_FACTOR` times a call's CPU share, the sandbox's scheduling statistics say
+whether it was waiting for a CPU (the machine is too busy: ``busy``, the grader's own
+problem) or not asking for one (it blocks: ``blocked``, the learner's), and the sandbox is
+stopped. Nothing here reads the wall clock to blame the learner's code for being slow.
 """
 
 from __future__ import annotations
 
-import contextlib
-import hmac
-import json
-import marshal
-import mmap
-import os
-import secrets
-import select
 import signal
-import subprocess
 import time
 from dataclasses import dataclass, field
-from hashlib import blake2b
 from pathlib import Path
-from typing import IO, Any
+from typing import Any
 
-from grader import kernel
-from grader.transport import isolation
-from grader.transport.isolation import Isolation, Launcher
+from grader.engine.learner import KernelStopped, StopKind, TaskLimits
+from grader.transport.isolation import Launcher
+from grader.transport.sandbox import Limits, Sandbox, SandboxStopped
 from grader.transport.workspace import Workspace
 
-#: The largest answer line read from a child; a longer one ends the child.
-MAX_LINE_BYTES = 16 * 1024 * 1024
 #: The most a child may send in answer to one request, every line together.
 MAX_REQUEST_BYTES = 64 * 1024 * 1024
-_READ_CHUNK = 1 << 16
-
-#: The first code the child runs: read the kernel from the pipe, run it in a namespace of its
-#: own (``exec`` into a fresh dict, so nothing of it lands in ``__main__``).
-BOOT = """
-def boot():
-    import builtins, marshal, os, sys
-    sys.path[:] = [entry for entry in sys.path if entry]  # no current folder (Python < 3.11)
-    def take(size):
-        data = b""
-        while len(data) < size:
-            chunk = os.read(0, size - len(data))
-            if not chunk:
-                raise SystemExit(3)
-            data += chunk
-        return data
-    sources, config = marshal.loads(take(int.from_bytes(take(8), "big")))
-    space = {"__builtins__": dict(builtins.__dict__), "__name__": "grading_kernel"}
-    for name, text in sources:
-        exec(compile(text, name, "exec"), space)
-    serve = space["serve"]
-    del sources, space, take, name, text, sys
-    serve(config)
-boot()
-"""
-
-
-@dataclass(frozen=True)
-class Limits:
-    """What one child may use: memory, processes, open files, file output and CPU time."""
-
-    memory_mb: int = 1024
-    processes: int = 1
-    open_files: int = 64
-    output_mb: int = 2
-    cpu_seconds: int = 120
-
-    def config(self, own_uid: bool) -> dict[str, int | None]:
-        """The limits as the kernel's configuration keys (no process cap without a uid of
-        its own: it would count every process of the grader's user)."""
-        return {
-            "memory_bytes": self.memory_mb * 2**20,
-            "processes": self.processes if own_uid else None,
-            "open_files": self.open_files,
-            "file_bytes": self.output_mb * 2**20,
-            "cpu_seconds": self.cpu_seconds,
-        }
-
-
-class ChildStopped(Exception):
-    """The child did not answer a request properly; it has been killed.
-
-    Attributes:
-        kind: ``timed_out``, ``died`` (``code`` says how), ``broken`` (not the protocol), or
-            ``forged`` (a message without a valid MAC: learner code wrote into the pipe).
-        parts: the answers that came before it stopped.
-        progress: ``(step, call)`` the kernel was at, as it last said.
-        reports: what the guard reported before it stopped.
-    """
-
-    def __init__(self, kind: str, code: int | None = None) -> None:
-        super().__init__(kind)
-        self.kind, self.code = kind, code
-        self.parts: list[Any] = []
-        self.progress: tuple[int, int] = (0, 0)
-        self.reports: list[Any] = []
-
-
-#: How often a request's CPU time is looked at while its answer is awaited.
-CPU_POLL_SECONDS = 0.1
-_TICKS = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
-
-
-def process_tree_cpu(root: int) -> float | None:
-    """CPU seconds used by process ``root`` and its descendants (waited-for children
-    included), read from ``/proc``; None when ``/proc`` is not there (macOS)."""
-    total, pending, seen = 0, [root], set()
-    while pending:
-        pid = pending.pop()
-        if pid in seen:
-            continue
-        seen.add(pid)
-        try:
-            with open(f"/proc/{pid}/stat", "rb") as stat:
-                fields = stat.read().rsplit(b")", 1)[1].split()
-            # utime, stime, cutime, cstime: fields 14-17 of proc(5), counted after the name.
-            total += sum(int(value) for value in fields[11:15])
-            for task in os.listdir(f"/proc/{pid}/task"):
-                with open(f"/proc/{pid}/task/{task}/children", "rb") as children:
-                    pending += [int(child) for child in children.read().split()]
-        except (OSError, ValueError, IndexError):
-            if pid == root and not os.path.isdir("/proc/self"):
-                return None
-            continue
-    return total / _TICKS
+#: A kernel that starts no new call for this many times a call's CPU share (wall-clock) is
+#: looked at: blocked, or starved of CPU by a busy machine.
+STALL_FACTOR = 10.0
+#: Waiting that long while runnable (share of the stalled time) means the machine was busy.
+BUSY_SHARE = 0.5
+#: How a kernel's death by signal reads: its call's CPU share, its task's CPU share.
+_SIGNALS: dict[int, StopKind] = {
+    signal.SIGPROF: StopKind.TIMED_OUT,
+    signal.SIGXCPU: StopKind.OVERRUN,
+}
+_SANDBOX_KINDS = {
+    "died": StopKind.DIED, "broken": StopKind.BROKEN, "forged": StopKind.FORGED,
+    "stuck": StopKind.BUSY,
+}  # fmt: skip
 
 
 @dataclass
-class Child:
-    """One learner interpreter running the kernel on a workspace."""
+class ChildTransport:
+    """Kernels for one grade, forked in one sandbox (booted when the first is asked for)."""
 
     launcher: Launcher
     workspace: Workspace
@@ -140,236 +51,183 @@ class Child:
     functions: tuple[str, ...]
     log: Path | None = None
     hidden: tuple[Path, ...] = ()
-    _process: subprocess.Popen[bytes] | None = field(default=None, init=False)
-    _uid: int | None = field(default=None, init=False)
-    _key: bytes = field(default=b"", init=False)
-    _number: int = field(default=0, init=False)
-    _buffer: bytearray = field(default_factory=bytearray, init=False)
-    _progress: mmap.mmap | None = field(default=None, init=False)
+    _sandbox: Sandbox | None = field(default=None, init=False)
+
+    measures_cpu = True
+
+    def kernel(self) -> ChildKernel:
+        if self._sandbox is None:
+            self._sandbox = Sandbox(self.launcher, self.workspace, self.limits, self.functions,
+                                    self.log, self.hidden)  # fmt: skip
+        return ChildKernel(self._sandbox)
+
+    def close(self) -> None:
+        if self._sandbox is not None:
+            self._sandbox.stop()
+
+
+@dataclass
+class ChildKernel:
+    """One task's kernel in the sandbox."""
+
+    sandbox: Sandbox
+    _live: bool = field(default=False, init=False)
+    _call_seconds: float = field(default=5.0, init=False)
 
     @property
     def alive(self) -> bool:
-        return self._process is not None and self._process.poll() is None
+        return self._live and self.sandbox.alive
 
-    def start(self, deadline: float, cpu_limit: float | None = None) -> dict[str, Any]:
-        """Start the child, boot the kernel and return its first answer (``ready`` or
+    def start(self, limits: TaskLimits, deadline: float) -> dict[str, Any]:
+        """Fork a kernel and import the submission; its first answer (``ready`` or
         ``load_error``).
 
         Raises:
-            ChildStopped: it did not finish importing before ``deadline``, or before it used
-                ``cpu_limit`` seconds of CPU, or died trying.
+            KernelStopped: the import used its CPU share, died, or the sandbox failed.
         """
-        self.stop()
-        self._uid = isolation.child_uid(self.launcher)
-        self._key = secrets.token_bytes(32)
-        self._number = 0
-        self._buffer = bytearray()
-        if self._uid is not None and self.launcher.isolation is Isolation.UID:
-            self.workspace.give_to(self._uid)
-        progress_fd = os.memfd_create("grader-progress")
-        os.ftruncate(progress_fd, 8)
-        self._progress = mmap.mmap(progress_fd, 8)
-        boot = f"exec({BOOT!r}, {{}})"
-        argv = isolation.command(self.launcher, self.workspace, boot, self.hidden)
-        home = str(self.workspace.scratch)
         try:
-            with self._stderr() as stderr:
-                self._process = subprocess.Popen(
-                    argv,
-                    stdin=subprocess.PIPE,
-                    stdout=subprocess.PIPE,
-                    stderr=stderr,
-                    cwd=home,
-                    env=isolation.child_environment(home),
-                    start_new_session=True,
-                    pass_fds=(progress_fd,),
-                )
-        finally:
-            os.close(progress_fd)
-        self._send_boot(progress_fd)
-        first = self._read_sized(deadline, 0, cpu_limit)[0]
-        if "ready" not in first and "load_error" not in first:
-            raise self._fail("broken")
+            if not self.sandbox.alive:
+                self.sandbox.boot(deadline)
+            self.sandbox.fork({"cpu_seconds": limits.cpu_seconds,
+                               "load_seconds": limits.load_seconds})  # fmt: skip
+            self._live = True
+            self._call_seconds = limits.load_seconds
+            _, first = self._answers(deadline, expect_parts=0, first_only=True)
+        except SandboxStopped as stopped:
+            self._live = False
+            raise KernelStopped(_SANDBOX_KINDS[stopped.kind]) from None
         return first
 
-    def _send_boot(self, progress_fd: int) -> None:
-        root, temporary = isolation.child_paths(self.launcher, self.workspace)
-        source = self.workspace.source
-        config: dict[str, Any] = {
-            "key": self._key,
-            "roots": [root],
-            "stdlib": isolation.stdlib_folders(self.launcher.python),
-            "temporary": temporary,
-            "functions": list(self.functions),
-            "module": source.module,
-            "file": f"{root}/{source.path.name}" if source.module is None else None,
-            "uid": self._uid,
-            "progress_fd": progress_fd,
-            **self.limits.config(own_uid=self._uid is not None),
-        }
-        payload = marshal.dumps((kernel.sources(), config))
-        self._write(len(payload).to_bytes(8, "big") + payload)
-
-    @contextlib.contextmanager
-    def _stderr(self) -> Any:
-        if self.log is None:
-            yield subprocess.DEVNULL
-            return
-        with self.log.open("ab") as log:
-            yield log
-
-    def _write(self, data: bytes) -> None:
-        process = self._process
-        assert process is not None and process.stdin is not None
-        try:
-            process.stdin.write(data)
-            process.stdin.flush()
-        except OSError:
-            raise self._fail("died") from None
-
-    def request(
-        self, request: dict[str, Any], deadline: float, cpu_limit: float | None = None
-    ) -> tuple[list[Any], dict[str, Any]]:
-        """Send one request; return its parts (one answer per step) and its closing word.
-
-        The kernel sends the answers in lines of several (see :class:`grader.kernel.serve._Batch`),
-        so a child that stops may have answered steps whose answers never came: the progress
-        it shared says how far it got.
+    def request(self, request: dict[str, Any], deadline: float) -> tuple[list[Any], dict[str, Any]]:
+        """Send one request; its parts and its closing word.
 
         Raises:
-            ChildStopped: no proper answer before ``deadline`` (wall-clock), or the child's
-                processes used ``cpu_limit`` seconds of CPU (as :meth:`cpu` counts) first;
-                the child is stopped.
+            KernelStopped: the kernel ended before answering whole (see the module
+                docstring for how each end reads).
         """
         if not self.alive:
-            raise self._fail("died")
-        self._number += 1
-        data = marshal.dumps(request)
-        mac = self._mac(self._number.to_bytes(8, "big") + data)
-        self._write(len(data).to_bytes(8, "big") + mac + data)
+            raise KernelStopped(StopKind.DIED)
+        self._call_seconds = float(request.get("seconds") or self._call_seconds)
+        try:
+            self.sandbox.send(b"k", request)
+            return self._answers(deadline, expect_parts=int(request.get("count") or 0))
+        except SandboxStopped as stopped:
+            self._live = False
+            raise KernelStopped(_SANDBOX_KINDS[stopped.kind]) from None
+
+    def _answers(
+        self, deadline: float, expect_parts: int, first_only: bool = False
+    ) -> tuple[list[Any], dict[str, Any]]:
         parts: list[Any] = []
         received = 0
+        watch = _Stall(self.sandbox, self._call_seconds)
         while True:
             try:
-                answer, size = self._read_sized(deadline, self._number, cpu_limit)
-            except ChildStopped as stopped:
-                stopped.parts = parts
+                zygote, answer, size = self.sandbox.line(deadline, watch)
+            except KernelStopped as stopped:
+                stopped.parts, stopped.progress = parts, self.sandbox.progress()
                 raise
             received += size
+            if zygote:
+                raise self._ended(answer, parts)
+            if first_only:
+                return parts, answer
             if received > MAX_REQUEST_BYTES:
-                raise self._fail("broken")
-            if isinstance(answer.get("parts"), list) and len(parts) + len(answer["parts"]) <= len(
-                request.get("steps", ())
+                raise self.sandbox.fail("broken")
+            if isinstance(answer.get("parts"), list) and len(parts) + len(answer["parts"]) <= max(
+                expect_parts, 1
             ):
                 parts += answer["parts"]
             elif "done" in answer and isinstance(answer["done"], dict):
-                return parts, answer["done"]
+                return parts, answer
             else:
-                raise self._fail("broken")
+                raise self.sandbox.fail("broken")
 
-    def _mac(self, data: bytes) -> bytes:
-        return blake2b(data, key=self._key, digest_size=16).digest()
-
-    def _read(self, deadline: float, number: int) -> dict[str, Any]:
-        return self._read_sized(deadline, number)[0]
-
-    def _read_sized(
-        self, deadline: float, number: int, cpu_limit: float | None = None
-    ) -> tuple[dict[str, Any], int]:
-        """One authenticated answer line for request ``number``, and its size."""
-        line = self._line(deadline, cpu_limit)
-        mac, _, body = line.partition(b" ")
-        try:
-            valid = hmac.compare_digest(bytes.fromhex(mac.decode("ascii")), self._mac(body))
-        except (ValueError, UnicodeDecodeError):
-            valid = False
-        if not valid:
-            raise self._fail("forged")
-        try:
-            answer = json.loads(body)
-        except (ValueError, RecursionError):
-            raise self._fail("broken") from None
-        if not isinstance(answer, dict) or answer.get("seq") != number:
-            raise self._fail("broken")
-        return answer, len(line)
-
-    def _line(self, deadline: float, cpu_limit: float | None = None) -> bytes:
-        process = self._process
-        assert process is not None and process.stdout is not None
-        stream: IO[bytes] = process.stdout
-        searched = 0
-        while (newline := self._buffer.find(b"\n", searched)) < 0:
-            searched = len(self._buffer)
-            if searched > MAX_LINE_BYTES:
-                raise self._fail("broken")
-            remaining = deadline - time.monotonic()
-            if remaining <= 0:
-                raise self._fail("timed_out")
-            wait = remaining if cpu_limit is None else min(remaining, CPU_POLL_SECONDS)
-            if not select.select([stream], [], [], wait)[0]:
-                if cpu_limit is not None and (self.cpu() or 0.0) >= cpu_limit:
-                    raise self._fail("timed_out")
-                continue
-            chunk = os.read(stream.fileno(), _READ_CHUNK)
-            if not chunk:
-                raise self._fail("died")
-            self._buffer += chunk
-        line = bytes(self._buffer[:newline])
-        del self._buffer[: newline + 1]
-        return line
-
-    def _fail(self, kind: str) -> ChildStopped:
-        progress = self.progress()
-        # A child that died on its own gets a moment to be reaped, so its real exit code shows.
-        code = self.stop(wait=kind == "died")
-        stopped = ChildStopped(kind, code if kind == "died" else None)
-        stopped.progress = progress
+    def _ended(self, answer: dict[str, Any], parts: list[Any]) -> KernelStopped:
+        """The kernel ended before answering: how, as the zygote tells it."""
+        self._live = False
+        ended = answer.get("ended")
+        if not isinstance(ended, dict) or ended.get("forged"):
+            self.sandbox.stop()
+            kind = StopKind.FORGED if isinstance(ended, dict) else StopKind.BROKEN
+            return _stopped(kind, parts, self.sandbox.progress())
+        number = ended.get("signal")
+        kind = _SIGNALS.get(number, StopKind.DIED) if isinstance(number, int) else StopKind.DIED
+        code = -number if isinstance(number, int) else ended.get("code")
+        stopped = _stopped(kind, parts, self.sandbox.progress())
+        stopped.code = code if isinstance(code, int) else None
+        stopped.cpu = float(ended.get("cpu") or 0.0)
         return stopped
 
-    def cpu(self) -> float | None:
-        """CPU seconds (user and system) the child's processes have used, the sandbox's
-        own included; None where ``/proc`` cannot tell (then only wall-clock limits hold).
-
-        Limits in CPU time make a grade the same on a busy machine as on an idle one: a
-        slow but correct submission is not cut short because other work shared the cores."""
-        process = self._process
-        return None if process is None else process_tree_cpu(process.pid)
-
-    def progress(self) -> tuple[int, int]:
-        """Where the kernel said it was: ``(step, call)``."""
-        if self._progress is None:
-            return (0, 0)
-        view = memoryview(self._progress).cast("I")
+    def stop(self) -> float:
+        """End this kernel (the sandbox stays, for the next task's kernel); the CPU seconds
+        it used, as the zygote counted them."""
+        if not self._live or not self.sandbox.alive:
+            self._live = False
+            return 0.0
+        self._live = False
         try:
-            return (int(view[0]), int(view[1]))
-        finally:
-            view.release()
+            self.sandbox.send(b"k", {"end": True})
+            zygote, answer, _ = self.sandbox.line(time.monotonic() + 5)
+        except SandboxStopped:
+            return 0.0
+        ended = answer.get("ended") if zygote else None
+        if not isinstance(ended, dict):
+            self.sandbox.stop()
+            return 0.0
+        return float(ended.get("cpu") or 0.0)
 
-    def stop(self, wait: bool = False) -> int | None:
-        """Kill the child and everything it started; return how it ended (None: not started).
+    def output(self) -> str:
+        """What learner code printed since it was last asked."""
+        if not self.alive:
+            return ""
+        try:
+            self.sandbox.send(b"k", {"output": True})
+            zygote, answer, _ = self.sandbox.line(time.monotonic() + 5)
+        except SandboxStopped:
+            self._live = False
+            return ""
+        if zygote:
+            self._live = False
+            return ""
+        return str(answer.get("output", ""))
 
-        Under bubblewrap, killing the sandbox's monitor ends its PID namespace, and with it
-        every process inside. Otherwise the child's process group is killed, and with a uid
-        of its own, every process of that uid, and the files it left in shared folders.
-        """
-        process, self._process = self._process, None
-        if process is None:
-            return None
-        if wait:
-            with contextlib.suppress(subprocess.TimeoutExpired):
-                process.wait(timeout=1)
-        with contextlib.suppress(ProcessLookupError, PermissionError):
-            os.killpg(process.pid, signal.SIGKILL)
-        process.kill()
-        code = process.wait()
-        for stream in (process.stdin, process.stdout):
-            if stream is not None:
-                with contextlib.suppress(OSError):
-                    stream.close()
-        if self._uid is not None and self.launcher.isolation is Isolation.UID:
-            isolation.kill_user(self._uid)
-            isolation.remove_files_of(self._uid)
-        # bubblewrap reports a child killed by signal N as exit status 128 + N.
-        if self.launcher.isolation is Isolation.BWRAP and code > 128:
-            return -(code - 128)
-        return code
+
+def _stopped(kind: StopKind, parts: list[Any], progress: tuple[int, ...]) -> KernelStopped:
+    stopped = KernelStopped(kind)
+    stopped.parts, stopped.progress = parts, progress
+    return stopped
+
+
+class _Stall:
+    """Watches a kernel that is asked something: stopped when it makes no new call for
+    :data:`STALL_FACTOR` times a call's CPU share, as ``busy`` or ``blocked``."""
+
+    def __init__(self, sandbox: Sandbox, call_seconds: float) -> None:
+        self.sandbox = sandbox
+        self.allowed = STALL_FACTOR * call_seconds
+        self.calls = sandbox.progress()[3]
+        self.since = time.monotonic()
+        self.scheduled = sandbox.scheduled()
+
+    def __call__(self) -> None:
+        calls = self.sandbox.progress()[3]
+        now = time.monotonic()
+        if calls != self.calls:
+            self.calls, self.since, self.scheduled = calls, now, self.sandbox.scheduled()
+            return
+        if now - self.since < self.allowed:
+            return
+        kind = self._verdict(now - self.since)
+        progress = self.sandbox.progress()
+        self.sandbox.stop()
+        raise _stopped(kind, [], progress)
+
+    def _verdict(self, stalled: float) -> StopKind:
+        """Busy when the kernel was runnable most of the time (on a CPU, or waiting for
+        one), blocked when it was not asking for a CPU at all."""
+        now = self.sandbox.scheduled()
+        if now is None or self.scheduled is None:
+            return StopKind.BUSY
+        ran, waited = (after - before for after, before in zip(now, self.scheduled, strict=True))
+        return StopKind.BUSY if (ran + waited) >= BUSY_SHARE * stalled else StopKind.BLOCKED

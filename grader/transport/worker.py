@@ -32,6 +32,7 @@ from hashlib import blake2b
 from typing import Any, Protocol
 
 from grader import kernel
+from grader.engine.learner import KernelStopped, StopKind, TaskLimits
 
 #: The largest answer line, and the most one request may be answered with (as a child's).
 MAX_LINE_CHARS = 16 * 1024 * 1024
@@ -71,9 +72,10 @@ class Bridge(Protocol):
     """The engine worker's JavaScript, as the transport calls it (made synchronous by
     :class:`JsBridge` in a browser, by a fake in the tests).
 
-    Each call returns ``{"lines": [...], "stopped": kind or None, "progress": [step, call]}``:
-    the kernel's answer lines (``<MAC> <JSON>``), and, when the kernel did not answer in
-    time or died, why (``timed_out``, ``died``) and where the plan was."""
+    Each call returns ``{"lines": [...], "stopped": kind or None, "progress": [...]}``: the
+    kernel's answer lines (``<MAC> <JSON>``), and, when the kernel did not answer in time or
+    died, why (``stalled``: one call took longer than ``stall`` seconds; ``timed_out``: the
+    whole request past ``seconds``; ``died``; ``broken``) and where it was."""
 
     def start(self, boot: bytes, files: dict[str, str], seconds: float) -> dict[str, Any]:
         """Take a fresh kernel worker, run :data:`BOOT` and ``boot(payload, files, post)``
@@ -81,35 +83,40 @@ class Bridge(Protocol):
         first answer."""
         ...
 
-    def request(self, data: bytes, seconds: float) -> dict[str, Any]: ...
+    def request(self, data: bytes, seconds: float, stall: float) -> dict[str, Any]: ...
 
     def stop(self) -> None: ...
 
 
-class WorkerStopped(Exception):
-    """The kernel's worker did not answer a request properly; it has been terminated.
+#: How the JavaScript says a kernel stopped, as the engine reads it.
+_STOPS = {
+    "stalled": StopKind.TIMED_OUT, "timed_out": StopKind.OVERRUN, "died": StopKind.DIED,
+    "broken": StopKind.BROKEN, "forged": StopKind.FORGED,
+}  # fmt: skip
 
-    Attributes: as :class:`grader.transport.child.ChildStopped`'s (the engine reads both).
-    """
 
-    def __init__(self, kind: str, progress: tuple[int, int] = (0, 0)) -> None:
-        super().__init__(kind)
-        self.kind = kind
-        self.code: int | None = None
-        self.parts: list[Any] = []
-        self.progress = progress
-        self.reports: list[Any] = []
+@dataclass
+class WorkerTransport:
+    """Kernel workers on three exercise files (``files``: file name to source, the stubs'
+    ``__init__.py`` included), looking up ``functions`` once imported. A browser cannot count
+    a worker's CPU time: every limit is wall-clock time."""
+
+    bridge: Bridge
+    files: dict[str, str]
+    functions: tuple[str, ...]
+
+    measures_cpu = False
+
+    def kernel(self) -> WorkerKernel:
+        return WorkerKernel(self.bridge, self.files, self.functions)
+
+    def close(self) -> None:
+        self.bridge.stop()
 
 
 @dataclass
 class WorkerKernel:
-    """One kernel worker with the three exercise files loaded as the ``exercises`` package.
-
-    Args:
-        bridge: the engine worker's JavaScript.
-        files: file name (``event_log.py``, ...) to source, ``__init__.py`` included.
-        functions: the functions to look up once it is imported.
-    """
+    """One kernel worker with the three exercise files loaded as the ``exercises`` package."""
 
     bridge: Bridge
     files: dict[str, str]
@@ -122,12 +129,12 @@ class WorkerKernel:
     def alive(self) -> bool:
         return self._alive
 
-    def start(self, deadline: float, cpu_limit: float | None = None) -> dict[str, Any]:
+    def start(self, limits: TaskLimits, deadline: float) -> dict[str, Any]:
         """Boot a fresh kernel worker on the files; its first answer (``ready`` or
         ``load_error``).
 
         Raises:
-            WorkerStopped: it did not finish importing before ``deadline``, or died trying.
+            KernelStopped: it did not finish importing in ``limits.load_seconds``, or died.
         """
         self.stop()
         self._key = secrets.token_bytes(32)
@@ -145,41 +152,54 @@ class WorkerKernel:
         # The boot code travels with the kernel, as the child's does: the worker's
         # JavaScript only runs what it is given.
         self._alive = True
-        answer = self.bridge.start(boot, self.files, _left(deadline))
+        answer = self.bridge.start(boot, self.files, min(limits.load_seconds, _left(deadline)))
         lines = self._lines(answer, 0)
         if len(lines) != 1 or ("ready" not in lines[0] and "load_error" not in lines[0]):
-            raise self._fail("broken")
+            raise self._fail(StopKind.BROKEN)
         return lines[0]
 
-    def request(
-        self, request: dict[str, Any], deadline: float, cpu_limit: float | None = None
-    ) -> tuple[list[Any], dict[str, Any]]:
-        """Send one request; its parts (one answer per step) and its closing word.
+    def request(self, request: dict[str, Any], deadline: float) -> tuple[list[Any], dict[str, Any]]:
+        """Send one request; its parts and its closing word. Each call may take the
+        request's ``seconds`` on the clock, the whole request until ``deadline``.
 
         Raises:
-            WorkerStopped: no proper answer before ``deadline``; the worker is terminated.
+            KernelStopped: no proper answer in time; the worker is terminated.
         """
         if not self._alive:
-            raise self._fail("died")
+            raise self._fail(StopKind.DIED)
         self._number += 1
         data = marshal.dumps(request)
         mac = self._mac(self._number.to_bytes(8, "big") + data)
-        answer = self.bridge.request(mac + data, _left(deadline))
+        stall = float(request.get("seconds") or _left(deadline))
+        answer = self.bridge.request(mac + data, _left(deadline), stall)
         parts: list[Any] = []
         try:
             lines = self._lines(answer, self._number)
-        except WorkerStopped as stopped:
-            stopped.parts = [line["part"] for line in stopped.parts if "part" in line]
+        except KernelStopped as stopped:
+            stopped.parts = [part for line in stopped.parts for part in _parts_of(line)]
             raise
-        steps = len(request.get("steps", ()))
+        expected = int(request.get("count") or 0)
         for line in lines:
-            if "part" in line and len(parts) < steps:
-                parts.append(line["part"])
+            found = _parts_of(line)
+            if found and len(parts) + len(found) <= expected:
+                parts += found
             elif "done" in line and isinstance(line["done"], dict) and line is lines[-1]:
-                return parts, line["done"]
+                return parts, line
             else:
-                raise self._fail("broken")
-        raise self._fail("broken")
+                raise self._fail(StopKind.BROKEN)
+        raise self._fail(StopKind.BROKEN)
+
+    def output(self) -> str:
+        if not self._alive:
+            return ""
+        self._number += 1
+        data = marshal.dumps({"output": True})
+        mac = self._mac(self._number.to_bytes(8, "big") + data)
+        try:
+            lines = self._lines(self.bridge.request(mac + data, 5.0, 5.0), self._number)
+        except KernelStopped:
+            return ""
+        return str(lines[-1].get("output", "")) if lines else ""
 
     def _lines(self, answer: dict[str, Any], number: int) -> list[dict[str, Any]]:
         """The answer's lines, each authenticated and parsed; a stop raises, carrying the
@@ -189,13 +209,14 @@ class WorkerKernel:
         for raw in answer.get("lines", []):
             total += len(raw)
             if len(raw) > MAX_LINE_CHARS or total > MAX_REQUEST_CHARS:
-                raise self._fail("broken")
+                raise self._fail(StopKind.BROKEN)
             lines.append(self._line(str(raw), number))
         stopped = answer.get("stopped")
         if stopped:
             self._alive = False
-            step, call = [*(answer.get("progress") or []), 0, 0][:2]
-            error = WorkerStopped(str(stopped), (int(step), int(call)))
+            progress = [int(slot) for slot in (answer.get("progress") or [])]
+            error = KernelStopped(_STOPS.get(str(stopped), StopKind.BROKEN))
+            error.progress = (*progress, 0, 0, 0, 0)[:4]
             error.parts = lines
             raise error
         return lines
@@ -207,32 +228,36 @@ class WorkerKernel:
         except (ValueError, UnicodeEncodeError):
             valid = False
         if not valid:
-            raise self._fail("forged")
+            raise self._fail(StopKind.FORGED)
         try:
             answer = json.loads(body)
         except (ValueError, RecursionError):
-            raise self._fail("broken") from None
+            raise self._fail(StopKind.BROKEN) from None
         if not isinstance(answer, dict) or answer.get("seq") != number:
-            raise self._fail("broken")
+            raise self._fail(StopKind.BROKEN)
         return answer
 
     def _mac(self, data: bytes) -> bytes:
         return blake2b(data, key=self._key, digest_size=16).digest()
 
-    def _fail(self, kind: str) -> WorkerStopped:
+    def _fail(self, kind: StopKind) -> KernelStopped:
         self.stop()
-        return WorkerStopped(kind)
+        return KernelStopped(kind)
 
-    def cpu(self) -> float | None:
-        """None: a browser cannot measure a worker's CPU time, so limits are wall-clock."""
-        return None
-
-    def stop(self, wait: bool = False) -> int | None:
-        """Terminate the kernel's worker (None: nothing to report as an exit code)."""
+    def stop(self) -> float:
+        """Terminate the kernel's worker (its CPU time is not known: 0)."""
         if self._alive:
             self._alive = False
             self.bridge.stop()
-        return None
+        return 0.0
+
+
+def _parts_of(line: dict[str, Any]) -> list[Any]:
+    """The answers a kernel's line carries (the kernel sends them one by one here)."""
+    if "part" in line:
+        return [line["part"]]
+    parts = line.get("parts")
+    return parts if isinstance(parts, list) else []
 
 
 def _left(deadline: float) -> float:
@@ -252,10 +277,10 @@ class JsBridge:
         found = run_sync(self._js.start(BOOT, to_js(boot), json.dumps(files), seconds))
         return _plain(found)
 
-    def request(self, data: bytes, seconds: float) -> dict[str, Any]:
+    def request(self, data: bytes, seconds: float, stall: float) -> dict[str, Any]:
         from pyodide.ffi import run_sync, to_js
 
-        return _plain(run_sync(self._js.request(to_js(data), seconds)))
+        return _plain(run_sync(self._js.request(to_js(data), seconds, stall)))
 
     def stop(self) -> None:
         self._js.stop()

@@ -16,7 +16,7 @@ import pytest
 
 from grader.engine.outcomes import Report
 from grader.i18n import using_language
-from grader.run import grade
+from grader.run import grade_in_process
 from grader.tasks import TASKS, select
 from tests.implementations.corpus import correct_files, write_mutant
 from tests.implementations.mutants import MUTANTS
@@ -55,33 +55,40 @@ def write_target(tmp_path: Path) -> Callable[[str, str], Path]:
     return write
 
 
-def _grade(job: tuple[Path, tuple[str, ...]]) -> Report:
-    path, tasks = job
+def _grade(job: tuple[Path, tuple[str, ...], bool]) -> Report:
+    path, tasks, full = job
     with using_language("en"):
-        return grade(str(path), select(list(tasks)), lanes=1)
+        return grade_in_process(str(path), select(list(tasks)), full=full)
 
 
-def grade_all(jobs: list[tuple[Path, tuple[str, ...]]]) -> list[Report]:
-    """Grade every (file, tasks) job, one per core, each in a fresh process."""
-    context = multiprocessing.get_context("spawn")
+def grade_all(jobs: list[tuple[Path, tuple[str, ...]]], full: bool = False) -> list[Report]:
+    """Grade every (file, tasks) job in process (the corpus is trusted code: the engine's
+    verdicts are what these tests check; the sandbox has tests of its own), one process per
+    core."""
+    context = multiprocessing.get_context("fork")
     workers = max(2, len(os.sched_getaffinity(0)))
     with ProcessPoolExecutor(workers, mp_context=context) as pool:
-        return list(pool.map(_grade, jobs))
+        return list(pool.map(_grade, [(*job, full) for job in jobs], chunksize=4))
 
 
 @pytest.fixture(scope="session")
 def graded_correct() -> dict[str, Report]:
-    """Every correct file of the corpus, graded in full once: stem -> report."""
+    """Every correct file of the corpus, graded once: stem -> report."""
     reports = grade_all([(path, ()) for path in CORRECT_FILES])
     return {path.stem: report for path, report in zip(CORRECT_FILES, reports, strict=True)}
 
 
 @pytest.fixture(scope="session")
-def graded_mutants(tmp_path_factory: pytest.TempPathFactory) -> Callable[[str], Report]:
-    """Every mutant graded once, on the task it must lose: name -> report."""
+def mutant_jobs(tmp_path_factory: pytest.TempPathFactory) -> list[tuple[Path, tuple[str, ...]]]:
+    """Every mutant written out, with the task it must lose."""
     folder = tmp_path_factory.mktemp("mutants")
-    jobs = [(write_mutant(mutant, folder), (mutant.task,)) for mutant in MUTANTS]
-    reports = dict(zip((m.name for m in MUTANTS), grade_all(jobs), strict=True))
+    return [(write_mutant(mutant, folder), (mutant.task,)) for mutant in MUTANTS]
+
+
+@pytest.fixture(scope="session")
+def graded_mutants(mutant_jobs: list[tuple[Path, tuple[str, ...]]]) -> Callable[[str], Report]:
+    """Every mutant graded once, on the task it must lose: name -> report."""
+    reports = dict(zip((m.name for m in MUTANTS), grade_all(mutant_jobs), strict=True))
     return reports.__getitem__
 
 

@@ -28,21 +28,26 @@ def space() -> dict[str, Any]:
     return namespace
 
 
+def viewing(space: dict[str, Any]) -> Any:
+    """The kernel's full observer, driven by its trampoline as a step's would be."""
+    return lambda value, kind: space["_drive"](space["viewed"](value, kind))
+
+
 def run(space: dict[str, Any], *steps: tuple[Any, ...]) -> list[Any]:
     answers: list[Any] = []
-    space["run_request"]({"reset": True, "steps": list(steps)}, answers.append)
+    space["run_request"]({"examples": [list(steps)]}, answers.append)
     return [json.loads(space["encode"](answer)) for answer in answers]
 
 
 def test_an_observation_keeps_types_apart_and_writes_tuples_as_lists(space: dict[str, Any]) -> None:
-    view = space["view"]
+    view = viewing(space)
     assert view({"a": (1, 2.0, True, None, -0.0)}, "plain") == {"a": [1, 2.0, True, None, -0.0]}
     encoded = space["encode"](view([1, 1.0, True], "plain"))
     assert encoded == b"[1,1.0,true]"
 
 
 def test_what_json_cannot_say_is_tagged(space: dict[str, Any]) -> None:
-    view = space["view"]
+    view = viewing(space)
     assert view(float("nan"), "plain") == {"$float": "nan"}
     assert view({1: "x"}, "plain") == {"$dict": [[1, "x"]]}
     assert view({"$ref": "x"}, "plain") == {"$dict": [["$ref", "x"]]}
@@ -56,12 +61,12 @@ def test_text_holding_surrogates_is_tagged_so_json_cannot_join_a_pair(
 
     pair, emoji = "\ud83d\ude42", "\U0001f642"
     observed = [
-        json.loads(space["encode"](space["view"](text, "plain")))
+        json.loads(space["encode"](viewing(space)(text, "plain")))
         for text in (pair, emoji, "\ud800")
     ]
     assert observed[0] == {"$str": "eda0bdedb982"} and observed[1] == emoji
     assert [from_observation(item) for item in observed] == [pair, emoji, "\ud800"]
-    keyed = json.loads(space["encode"](space["view"]({pair: 1}, "plain")))
+    keyed = json.loads(space["encode"](viewing(space)({pair: 1}, "plain")))
     assert from_observation(keyed) == {pair: 1}
 
 
@@ -90,12 +95,12 @@ def test_subclasses_are_read_as_their_base_without_running_their_methods(
         def __int__(self) -> int:
             return 99
 
-    assert space["view"]([Sneaky("true"), Count(3)], "plain") == ["true", 3]
+    assert viewing(space)([Sneaky("true"), Count(3)], "plain") == ["true", 3]
 
 
 def test_a_value_that_is_not_an_event_is_unreadable(space: dict[str, Any]) -> None:
     with pytest.raises(space["Unreadable"]) as caught:
-        space["view"]({"event_id": 1}, "event")
+        viewing(space)({"event_id": 1}, "event")
     assert caught.value.what == "attribute:event_id"
 
 

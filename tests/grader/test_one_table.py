@@ -24,10 +24,10 @@ ROW = """    Function("count_events", "count_events", probe=("$log",), view="pla
 """
 TASK_INIT = """
 from grader.engine.contract import Task
-from grader.tasks.count_events.properties import PROPERTIES
 
 TASK = Task(id="count_events", number=6, points=10,
-            functions=("create_event_log", "append_event", "count_events"), properties=PROPERTIES)
+            functions=("create_event_log", "append_event", "count_events"),
+            properties_module="grader.tasks.count_events.properties")
 """
 TASK_PROPERTIES = """
 from grader.engine.plan import Plan
@@ -102,7 +102,7 @@ def _changed(before: Path, after: Path) -> tuple[list[str], list[str]]:
 def _grade(kit: Path, target: Path) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "PYTHONPATH": str(kit), "LANGUAGE": "en"}
     return subprocess.run(
-        [sys.executable, "-m", "grader", "--target", str(target), "--task", "6", "--lanes", "1"],
+        [sys.executable, "-m", "grader", "--target", str(target), "--task", "6"],
         cwd=kit,
         env=env,
         capture_output=True,

@@ -20,6 +20,7 @@ from grader.engine import contract, programs
 from grader.engine.oracle import Refusal
 from grader.engine.outcomes import Cause, Status
 from grader.frontends.hints import LEVELS
+from grader.frontends.report import OWN_HINTS
 from grader.i18n import catalog, fingerprint, text, text_modules
 from grader.i18n.texts import GLOSSARY, NEVER
 from grader.tasks import TASKS
@@ -181,7 +182,14 @@ def built_ids() -> frozenset[str]:
     promises = {p for function in contract.FUNCTIONS for p in function.promises}
     promises |= {p for task in TASKS for prop in task.properties for p in prop.promises}
     promises |= set(cases)
-    hinted = [*promises, "cause.timed_out", "cause.error", "cause.tampered", "not_implemented"]
+    hinted = [
+        *promises,
+        "cause.timed_out",
+        "cause.error",
+        "cause.tampered",
+        "not_implemented",
+        *OWN_HINTS,
+    ]
     return frozenset(
         {f"status.{status.value}" for status in Status}
         | {f"cause.{cause.value}" for cause in Cause}

@@ -213,7 +213,7 @@ def test_ctrl_c_while_grading_stops_without_a_traceback_in_chinese(
 def test_ctrl_c_from_a_terminal_stops_every_lane_without_a_traceback(
     watching: Callable[..., Watching],
 ) -> None:
-    run = watching("--task", "3", "--task", "4", "--lanes", "2", language="en", group=True)
+    run = watching("--task", "3", "--task", "4", language="en", group=True)
     run.wait_for(lambda line: line.startswith("Watching "))
     run.save_a_loop()
     run.wait_for(lambda line: line == "A file was saved: grading again.")

@@ -60,7 +60,6 @@ def test_honest_imports_and_the_stdlib_s_frame_users_work_in_every_isolation(
         need(uid_usable(), "uid isolation has no interpreter other users can read here")
     target, log = tmp_path / "honest.py", tmp_path / "honest.log"
     target.write_text(HONEST + CORRECT_BODY)
-    report = grade(str(target), select(["list_sessions"]), Settings(isolation=mode), log=log,
-                   lanes=1)  # fmt: skip
+    report = grade(str(target), select(["list_sessions"]), Settings(isolation=mode), log=log)
     assert "FAILED []" in log.read_text(), log.read_text()[-2000:]
     assert (report.verdict, report.reports) == (Verdict.GRADED, ())

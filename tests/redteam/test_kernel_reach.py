@@ -84,7 +84,7 @@ def probe_log(tmp_path_factory: pytest.TempPathFactory) -> str:
     target = folder / "probe.py"
     target.write_text(CORRECT_BODY + PROBE)
     log = folder / "probe.log"
-    grade(str(target), select(["list_sessions"]), Settings(isolation="none"), log=log, lanes=1)
+    grade(str(target), select(["list_sessions"]), Settings(isolation="none"), log=log)
     return log.read_text()
 
 
@@ -97,5 +97,5 @@ def test_the_kernel_s_classes_are_sealed_but_still_work(tmp_path: Path) -> None:
     # The sealed methods (observe's counter, its exceptions) still observe, refuse and count.
     target = tmp_path / "correct.py"
     target.write_text(CORRECT_BODY)
-    report = grade(str(target), select(["append_and_ids"]), Settings(isolation="none"), lanes=1)
+    report = grade(str(target), select(["append_and_ids"]), Settings(isolation="none"))
     assert report.score == report.max_score, report

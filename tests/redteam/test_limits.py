@@ -80,7 +80,7 @@ def graded_with_log(
     """The report (on ``tasks``, None: all), and what the submission wrote to its log."""
     target, log = folder / "submission.py", folder / "submission.log"
     target.write_text(source)
-    report = grade(str(target), select(tasks), settings, log=log, lanes=1)
+    report = grade(str(target), select(tasks), settings, log=log)
     return report, log.read_text()
 
 

@@ -127,7 +127,7 @@ def test_a_kernel_that_answers_nonsense_is_a_protocol_error_never_a_grader_failu
     monkeypatch.setattr(grader.kernel, "sources", hostile_sources)
     tasks = select(["append_and_ids", "list_sessions"])
     settings = Settings(isolation="none", example_seconds=10, task_seconds=60)
-    report = grade(str(correct_file), tasks, settings, lanes=1)
+    report = grade(str(correct_file), tasks, settings)
     causes = {r.failure.promise for r in report.results if r.failure is not None}
     assert f"cause.{Cause.GRADER.value}" not in causes, report
     assert report.verdict in {Verdict.PROTOCOL_ERROR, *ALSO_RIGHT.get(nonsense, ())}, report

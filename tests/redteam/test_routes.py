@@ -27,7 +27,7 @@ def graded(source: str, folder: Path) -> tuple[Report, str]:
     """The report on :data:`TASK`, and what the submission wrote to its log."""
     target, log = folder / "submission.py", folder / "submission.log"
     target.write_text(source)
-    return grade(str(target), select([TASK]), SETTINGS, log=log, lanes=1), log.read_text()
+    return grade(str(target), select([TASK]), SETTINGS, log=log), log.read_text()
 
 
 @pytest.fixture(scope="module")

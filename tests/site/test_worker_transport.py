@@ -13,9 +13,11 @@ from typing import Any
 
 import pytest
 
-from grader.transport.worker import WorkerKernel, WorkerStopped
+from grader.engine.learner import KernelStopped, StopKind, TaskLimits
+from grader.transport.worker import WorkerKernel
 
 FAR = float("inf")
+LIMITS = TaskLimits(cpu_seconds=30.0, load_seconds=7.0)
 
 
 class FakeBridge:
@@ -32,7 +34,7 @@ class FakeBridge:
         self.key = config["key"]
         return self._next()
 
-    def request(self, data: bytes, seconds: float) -> dict[str, Any]:
+    def request(self, data: bytes, seconds: float, stall: float) -> dict[str, Any]:
         return self._next()
 
     def stop(self) -> None:
@@ -60,19 +62,21 @@ def test_a_ready_kernel_answers_a_request_with_its_parts_and_closing_word() -> N
         {"lines": [{"seq": 1, "part": {"value": 1}}, {"seq": 1, "done": {"reports": []}}]},
     )
     kernel = _kernel(bridge)
-    assert kernel.start(FAR) == {"seq": 0, "ready": {}}
-    assert kernel.request({"steps": [("create", "log0")]}, FAR) == ([{"value": 1}], {"reports": []})
-    assert kernel.cpu() is None
+    assert kernel.start(LIMITS, FAR) == {"seq": 0, "ready": {}}
+    request = {"steps": [("create", "log0")], "count": 1}
+    assert kernel.request(request, FAR) == ([{"value": 1}], {"seq": 1, "done": {"reports": []}})
+    assert kernel.stop() == 0.0  # a browser counts no CPU time
+    assert bridge.stopped == 1
 
 
 def test_a_line_without_the_kernels_mac_is_a_forgery_and_ends_the_worker() -> None:
     forged = '00112233445566778899aabbccddeeff {"seq":1,"done":{}}'
     bridge = FakeBridge({"lines": [{"seq": 0, "ready": {}}]}, {"lines": [forged]})
     kernel = _kernel(bridge)
-    kernel.start(FAR)
-    with pytest.raises(WorkerStopped) as stopped:
+    kernel.start(LIMITS, FAR)
+    with pytest.raises(KernelStopped) as stopped:
         kernel.request({"steps": []}, FAR)
-    assert stopped.value.kind == "forged"
+    assert stopped.value.kind is StopKind.FORGED
     assert not kernel.alive and bridge.stopped == 1
 
 
@@ -82,13 +86,13 @@ def test_a_kernel_past_its_deadline_stops_with_the_parts_before_and_where_it_was
         {"lines": [{"seq": 1, "part": {"value": 1}}], "stopped": "timed_out", "progress": [1, 3]},
     )
     kernel = _kernel(bridge)
-    kernel.start(FAR)
-    with pytest.raises(WorkerStopped) as stopped:
-        kernel.request({"steps": [("create", "a"), ("create", "b")]}, FAR)
+    kernel.start(LIMITS, FAR)
+    with pytest.raises(KernelStopped) as stopped:
+        kernel.request({"steps": [("create", "a"), ("create", "b")], "count": 2}, FAR)
     assert (stopped.value.kind, stopped.value.parts, stopped.value.progress) == (
-        "timed_out",
+        StopKind.OVERRUN,
         [{"value": 1}],
-        (1, 3),
+        (1, 3, 0, 0),
     )
     assert not kernel.alive
 
@@ -96,6 +100,6 @@ def test_a_kernel_past_its_deadline_stops_with_the_parts_before_and_where_it_was
 def test_an_answer_to_another_request_is_not_believed() -> None:
     bridge = FakeBridge({"lines": [{"seq": 0, "ready": {}}]}, {"lines": [{"seq": 7, "done": {}}]})
     kernel = _kernel(bridge)
-    kernel.start(FAR)
-    with pytest.raises(WorkerStopped, match="broken"):
+    kernel.start(LIMITS, FAR)
+    with pytest.raises(KernelStopped, match="broken"):
         kernel.request({"steps": []}, FAR)

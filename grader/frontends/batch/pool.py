@@ -58,7 +58,7 @@ def grade_one(submission: Submission, settings: Settings, log: Path, hidden: tup
         return ungraded(submission, settings.isolation, Verdict.NO_SUBMISSION, problem)
     with using_language(language):
         report = grade(str(submission.copy), settings=settings, label=submission.id, log=log,
-                       hidden=hidden, lanes=1)  # fmt: skip
+                       hidden=hidden)  # fmt: skip
     return Row(submission.id, submission.slug, report, submission.notes)
 
 

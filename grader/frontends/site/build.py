@@ -31,6 +31,7 @@ import zipfile
 from dataclasses import dataclass
 from pathlib import Path
 
+from grader.engine.bank import BANK_NAME
 from grader.frontends.site.texts import page_texts
 from grader.pins import HYPOTHESIS
 from grader.transport.workspace import EXERCISE_MODULES, IGNORED, KIT_ROOT
@@ -174,7 +175,7 @@ def engine_zip() -> bytes:
     same bytes for the same kit and environment)."""
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
-        for path in _python_files(KIT_ROOT / "grader"):
+        for path in [*_python_files(KIT_ROOT / "grader"), *_banks()]:
             _add(archive, path.relative_to(KIT_ROOT).as_posix(), path.read_bytes())
         _add(archive, "exercises/__init__.py", (KIT_ROOT / "exercises/__init__.py").read_bytes())
         for name in DISTRIBUTIONS:
@@ -189,6 +190,11 @@ def _python_files(folder: Path) -> list[Path]:
         for path in folder.rglob("*.py")
         if path.is_file() and not any(part in IGNORED for part in path.parts)
     )
+
+
+def _banks() -> list[Path]:
+    """Each task's examples bank: the page grades from it, as the command line does."""
+    return sorted((KIT_ROOT / "grader" / "tasks").rglob(BANK_NAME))
 
 
 def _distribution_files(name: str) -> list[tuple[str, bytes]]:

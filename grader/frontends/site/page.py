@@ -16,7 +16,7 @@ from typing import Any
 
 from grader.engine import grading
 from grader.engine.contract import FUNCTIONS
-from grader.engine.learner import WALL_FACTOR, Clock, Learner
+from grader.engine.learner import Clock, Learner
 from grader.engine.outcomes import Report
 from grader.frontends.hints import LEVELS, first_unfinished
 from grader.frontends.report import heading, hint, report_lines, sentence
@@ -24,7 +24,7 @@ from grader.frontends.results import encode
 from grader.i18n import LANGUAGES, text, use_language
 from grader.settings import Settings
 from grader.tasks import select
-from grader.transport.worker import Bridge, WorkerKernel, WorkerStopped
+from grader.transport.worker import Bridge, WorkerTransport
 from grader.transport.workspace import EXERCISE_MODULES, EXERCISES_INIT
 
 #: How the report names what the page grades, and what it says about how learner code ran
@@ -90,27 +90,18 @@ def grade(bridge: Bridge, files: Any, options: Any) -> dict[str, Any]:
     names = tuple(function.name for function in FUNCTIONS)
 
     def learner() -> Learner:
-        kernel = lambda: WorkerKernel(bridge, sources, names)  # noqa: E731
-        return Learner(kernel, clock, WorkerStopped)
+        return Learner(WorkerTransport(bridge, sources, names), clock)
 
     _last["report"] = grading.grade(TARGET, tasks, learner, ISOLATION)
     return answer(options["lang"])
 
 
 def browser_clock(settings: Settings) -> Clock:
-    """The command line's limits as the wall clock enforces them there.
-
-    A browser cannot measure a worker's CPU time, so every limit here is wall-clock time.
-    The command line lets the wall clock run :data:`~grader.engine.learner.WALL_FACTOR` times
-    its CPU limits before it stops code; the page allows the same. With the CPU limits
-    themselves, a correct submission timed out in the page whenever the machine was busy, or
-    merely because WebAssembly runs Python slower and the engine's own work counts too."""
-    return Clock(
-        settings.example_seconds * WALL_FACTOR,
-        settings.task_seconds * WALL_FACTOR,
-        settings.submission_seconds,
-        settings.load_seconds * WALL_FACTOR,
-    )
+    """The command line's limits. A browser cannot count a worker's CPU time, so there the
+    learner (:class:`~grader.engine.learner.Learner`) enforces them as wall-clock time,
+    :data:`~grader.engine.learner.WALL_ONLY_FACTOR` times as long, and the report says so."""
+    return Clock(settings.example_seconds, settings.task_seconds, settings.submission_seconds,
+                 settings.load_seconds)  # fmt: skip
 
 
 def answer(language: str) -> dict[str, Any]:

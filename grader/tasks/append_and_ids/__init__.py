@@ -8,13 +8,12 @@ time, and its open calls can still be answered (see :func:`grader.engine.checks.
 from __future__ import annotations
 
 from grader.engine.contract import Task
-from grader.tasks.append_and_ids import properties
 
 TASK = Task(
     id="append_and_ids",
     number=1,
     points=20,
     functions=("create_event_log", "append_event"),
-    properties=properties.PROPERTIES,
+    properties_module=f"{__name__}.properties",
     strict=True,
 )

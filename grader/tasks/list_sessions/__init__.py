@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 from grader.engine.contract import Task
-from grader.tasks.list_sessions import properties
 
 TASK = Task(
     id="list_sessions",
     number=3,
     points=20,
     functions=("create_event_log", "append_event", "list_sessions"),
-    properties=properties.PROPERTIES,
+    properties_module=f"{__name__}.properties",
 )

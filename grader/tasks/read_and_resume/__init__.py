@@ -9,12 +9,11 @@ place, a payload shared with its caller.
 from __future__ import annotations
 
 from grader.engine.contract import Task
-from grader.tasks.read_and_resume import properties
 
 TASK = Task(
     id="read_and_resume",
     number=2,
     points=20,
     functions=("create_event_log", "append_event", "get_events_for_session"),
-    properties=properties.PROPERTIES,
+    properties_module=f"{__name__}.properties",
 )

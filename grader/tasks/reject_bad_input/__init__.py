@@ -8,13 +8,12 @@ behind, and judges every append (valid or not) against the contract.
 from __future__ import annotations
 
 from grader.engine.contract import Task
-from grader.tasks.reject_bad_input import properties
 
 TASK = Task(
     id="reject_bad_input",
     number=5,
     points=20,
     functions=("create_event_log", "append_event", "get_events_for_session"),
-    properties=properties.PROPERTIES,
+    properties_module=f"{__name__}.properties",
     strict=True,
 )

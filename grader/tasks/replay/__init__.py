@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 from grader.engine.contract import Task
-from grader.tasks.replay import properties
 
 TASK = Task(
     id="replay",
     number=4,
     points=20,
     functions=("create_event_log", "append_event", "replay_session"),
-    properties=properties.PROPERTIES,
+    properties_module=f"{__name__}.properties",
 )

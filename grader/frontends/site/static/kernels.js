@@ -3,8 +3,10 @@
 //
 // start() and request() return promises that the engine's Python waits on with JSPI
 // (pyodide.ffi.run_sync); while it waits, this worker's event loop delivers the kernel's
-// messages and fires the deadline's timer. A kernel that misses its deadline is terminated,
-// which stops any loop, and the next start() takes the spare.
+// messages and fires the timers. A request has two: its whole deadline, and a stall timer
+// that each progress message (a new example, step or call) starts again, so one call that
+// takes too long is stopped without waiting for the request's end. A kernel that misses
+// either is terminated, which stops any loop, and the next start() takes the spare.
 
 //: How long a fresh kernel worker may take to load Python before it counts as dead.
 const LOAD_SECONDS = 300;
@@ -14,7 +16,7 @@ export class Kernels {
     this.url = url;
     this.spare = this.spawn();
     this.current = null;
-    this.progress = [0, 0];
+    this.progress = [0, 0, 0, 0];
   }
 
   spawn() {
@@ -39,33 +41,42 @@ export class Kernels {
     this.spare = this.spawn();
     if (!(await kernel.ready)) {
       kernel.worker.terminate();
-      return { lines: [], stopped: "died", progress: [0, 0] };
+      return { lines: [], stopped: "died", progress: [0, 0, 0, 0] };
     }
     this.current = kernel;
-    return this.exchange(kernel, { code, boot, files }, seconds, (body) =>
+    return this.exchange(kernel, { code, boot, files }, seconds, seconds, (body) =>
       "ready" in body || "load_error" in body,
     );
   }
 
-  request(data, seconds) {
+  request(data, seconds, stall) {
     const kernel = this.current;
-    if (kernel === null) return Promise.resolve({ lines: [], stopped: "died", progress: [0, 0] });
-    return this.exchange(kernel, { request: data }, seconds, (body) => "done" in body);
+    if (kernel === null) {
+      return Promise.resolve({ lines: [], stopped: "died", progress: [0, 0, 0, 0] });
+    }
+    return this.exchange(kernel, { request: data }, seconds, stall, (body) => "done" in body);
   }
 
-  // Send one message; collect answer lines until the closing one, the deadline or a death.
-  exchange(kernel, message, seconds, closes) {
-    this.progress = [0, 0];
+  // Send one message; collect answer lines until the closing one, a timer or a death.
+  exchange(kernel, message, seconds, stall, closes) {
+    this.progress = [0, 0, 0, 0];
     return new Promise((resolve) => {
       const lines = [];
+      let stalled = null;
       const finish = (stopped) => {
         clearTimeout(timer);
+        clearTimeout(stalled);
         kernel.worker.onmessage = null;
         kernel.worker.onerror = null;
         if (stopped !== null) this.stop();
         resolve({ lines, stopped, progress: this.progress });
       };
+      const restall = () => {
+        clearTimeout(stalled);
+        stalled = setTimeout(() => finish("stalled"), Math.max(0, stall) * 1000);
+      };
       const timer = setTimeout(() => finish("timed_out"), Math.max(0, seconds) * 1000);
+      restall();
       kernel.worker.onerror = (event) => {
         event.preventDefault();
         finish("died");
@@ -74,7 +85,8 @@ export class Kernels {
         const text = event.data;
         if (typeof text !== "string") return finish("broken");
         if (text.startsWith("progress ")) {
-          this.progress = text.split(" ").slice(1, 3).map(Number);
+          this.progress = text.split(" ").slice(1, 5).map(Number);
+          restall();
         } else if (text.startsWith("answer ")) {
           const line = text.slice(7);
           lines.push(line);

@@ -1,0 +1,196 @@
+"""Reaching into learner values, one primitive at a time, always from the trampoline.
+
+Learner code runs not only when a graded function is called, but whenever the kernel
+touches a learner value: an event's attribute may be a property, a payload a ``Mapping`` of
+the learner's own, a returned sequence a generator. So the kernel never touches one from its
+own functions. It yields the touch as a call of a C function (``getattr``, ``dict``,
+``list``, ``operator.setitem``...), which :func:`.plans._drive` makes through
+:func:`.calls.enter` like any other call: whatever learner code runs, it runs with the same
+frames above it, at the same depth, whether the kernel is observing an answer, following a
+path to a part of it, or changing it to check that nothing reaches the log. The only Python
+frame between the trampoline and learner code is learner code's own.
+
+The generators here return plain data built from what those calls gave: ``str``, ``int``,
+``float``, ``bool``, ``None``, lists and dicts, with what JSON cannot hold kept as it is (the
+digest calls it unobservable, the full observation tags it).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Generator
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from grader.kernel.capture import (
+        _attrgetter,
+        _float_exact,
+        _getitem,
+        _int_exact,
+        _list_append,
+        _MappingProxy,
+        _str_exact,
+        _token_nonce,
+    )
+    from grader.kernel.observe import EVENT_FIELDS, TooLarge, Unreadable
+
+#: A generator that yields calls and returns plain data.
+Reach = Generator[tuple[Any, ...], tuple[int, Any], Any]
+#: How deep a learner value is followed: far past any payload the grader builds.
+MAX_DEPTH = 200
+#: How many learner values one observation may resolve before it is too large.
+MAX_RESOLVED = 100_000
+
+
+class Raised(Exception):
+    """Learner code raised while the kernel reached into its value."""
+
+    def __init__(self, error: BaseException) -> None:
+        self.error = error
+
+
+def reach_call(function: Any, *args: Any) -> Reach:
+    """``function(*args)`` through the trampoline; its value, or :class:`Raised`."""
+    outcome = yield function, args, {}
+    if outcome[0] != 0:
+        raise Raised(outcome[1])
+    return outcome[1]
+
+
+def reach_follow(root: Any, path: list[Any]) -> Reach:
+    """The part of ``root`` that ``path`` leads to (``["a", name]``: an attribute,
+    ``["i", key]``: an item), each step a call of its own."""
+    for kind, key in path:
+        root = yield from reach_call(getattr if kind == "a" else _getitem, root, key)
+    return root
+
+
+def reach_fields(event: Any) -> Reach:
+    """``[event_id, session_id, type, payload]``: one call reads all four.
+
+    Raises:
+        Unreadable: an attribute is missing, or the payload is not a mapping.
+    """
+    try:
+        fields = list((yield from reach_call(_attrgetter(*EVENT_FIELDS), event)))
+    except Raised as raised:
+        if not isinstance(raised.error, AttributeError):
+            raise
+        for name in EVENT_FIELDS:  # which one: each asked alone
+            try:
+                yield from reach_call(getattr, event, name)
+            except Raised:
+                raise Unreadable("attribute:" + name, event) from None
+        raise
+    if not (yield from reach_is_mapping(fields[3])):
+        raise Unreadable("mapping", event)
+    return fields
+
+
+def reach_is_mapping(value: Any) -> Reach:
+    """Has ``keys`` and ``__getitem__`` on its class, and is not a sequence or text."""
+    kind = type(value)
+    if kind is dict or kind is _MappingProxy:
+        return True
+    if isinstance(value, str | bytes | bytearray | list | tuple | type):
+        return False
+    found = yield from reach_call(_has_mapping_methods, kind)
+    return bool(found)
+
+
+def _has_mapping_methods(kind: type) -> bool:
+    return hasattr(kind, "keys") and hasattr(kind, "__getitem__")
+
+
+def reach_items(value: Any) -> Reach:
+    """The items of a returned sequence; text and mappings are not sequences of items.
+
+    Raises:
+        Unreadable: it is not a sequence.
+    """
+    if type(value) is list or type(value) is tuple:
+        return list(value)
+    if isinstance(value, str | bytes | bytearray) or (yield from reach_is_mapping(value)):
+        raise Unreadable("sequence", value)
+    try:
+        return (yield from reach_call(list, value))
+    except Raised as raised:
+        if isinstance(raised.error, TypeError):
+            raise Unreadable("sequence", value) from None
+        raise
+
+
+def reach_mapping(value: Any) -> Reach:
+    """A mapping's items as a dict of its own (read through its ``keys`` and ``[]``, as the
+    contract reads a payload), in one call."""
+    if type(value) is dict:
+        return value
+    if type(value) is _MappingProxy:
+        return (yield from reach_call(dict, value))
+    try:
+        view = _MappingProxy(value)
+    except TypeError:
+        raise Unreadable("mapping", value) from None
+    return (yield from reach_call(dict, view))
+
+
+def reach_plain(value: Any, budget: list[int] | None = None, depth: int = 0) -> Reach:
+    """``value`` as plain data: every learner value inside it resolved by calls (a mapping
+    to a dict, a str, int or float subclass to its exact value). What is not data (bytes, a
+    set, an object) stays as it is; nesting past :data:`MAX_DEPTH` becomes ``...``.
+
+    Raises:
+        TooLarge: it resolves more than :data:`MAX_RESOLVED` learner values.
+    """
+    budget = [MAX_RESOLVED] if budget is None else budget
+    kind = type(value)
+    if kind is str or kind is int or kind is float or kind is bool or value is None:
+        return value
+    if depth > MAX_DEPTH:
+        return Ellipsis
+    budget[0] -= 1
+    if budget[0] < 0:
+        raise TooLarge()
+    if kind is list or kind is tuple:
+        return (yield from _plain_items(value, budget, depth))
+    if kind is dict or kind is _MappingProxy or (yield from reach_is_mapping(value)):
+        items = yield from reach_mapping(value)
+        plain: dict[Any, Any] = {}
+        for key, item in items.items():
+            plain[(yield from reach_plain(key, budget, depth + 1))] = yield from reach_plain(
+                item, budget, depth + 1
+            )
+        return plain
+    if isinstance(value, str):
+        return _str_exact(value)
+    if isinstance(value, bool):
+        return bool(value)
+    if isinstance(value, int):
+        return _int_exact(value)
+    if isinstance(value, float):
+        return _float_exact(value)
+    if isinstance(value, list | tuple):
+        return (yield from _plain_items((yield from reach_call(list, value)), budget, depth))
+    return value
+
+
+def _plain_items(items: Any, budget: list[int], depth: int) -> Reach:
+    plain: list[Any] = []
+    for item in items:
+        _list_append(plain, (yield from reach_plain(item, budget, depth + 1)))
+    return plain
+
+
+def collecting(found: list[Any]) -> Any:
+    """The default of the digest's encoder: every value it cannot write is collected and
+    replaced by a placeholder, resolved afterwards by calls (see :mod:`.digest`)."""
+
+    def placeholder(value: Any) -> str:
+        _list_append(found, value)
+        return PLACEHOLDER + _token_nonce + str(len(found) - 1) + PLACEHOLDER
+
+    return placeholder
+
+
+#: Marks a value the encoder left for later, with a nonce of this kernel's (the encoder writes
+#: every non-ASCII character as an escape, so the mark reads ``\ue000<nonce>`` in its text).
+PLACEHOLDER = "\ue000"
