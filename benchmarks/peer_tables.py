@@ -16,7 +16,8 @@ def peer_table(peers: PeerFigures) -> Table:
         "Load: the 1-minute load average before and after the goal's rounds (2 cores).",
         "Clock: CPU is the process's CPU time, every thread of it (the peers' worker threads"
         " included), for what does not wait on the disk; wall is elapsed time, for the"
-        " appends at FULL, whose cost is the wait for the disk.",
+        " appends at FULL, whose cost is the wait for the disk. The SDK's reads are on both"
+        " clocks, from the same calls: wall is what the awaiting agent waits.",
         *peers.skipped,
     ]
     headers = ("Goal", "Ours", "Theirs", "Size", "Ours / theirs", "Goal on the ratio",
