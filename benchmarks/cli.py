@@ -1,9 +1,11 @@
-"""``python -m benchmarks [--quick] [--out DIR]``: run everything, print the report, draw charts.
+"""``python -m benchmarks [--quick] [--only SECTION ...] [--out DIR]``: run, report, draw charts.
 
 The full run takes about a quarter of an hour on a small machine, most of it appending
 10,000 messages to the slower frameworks, building the 1,000,000-event database and
 driving the HTTP service. ``--quick`` runs every measurement at small sizes in well under a
 minute; the test suite runs it as a smoke test, and its figures are not worth quoting.
+``--only peers postgres`` runs just those sections (the peer goals take a few minutes); the
+charts are drawn only when the chat, replay and pure-core sections ran.
 """
 
 from __future__ import annotations
@@ -20,14 +22,15 @@ from rich.console import Console
 from rich.markup import escape
 
 from benchmarks.charts import write_charts
-from benchmarks.chat_bench import run_chat_benchmark
+from benchmarks.chat_bench import ChatFigures, SkippedSize, run_chat_benchmark
 from benchmarks.http_bench import HttpPlan, run_http_benchmark
+from benchmarks.peers import PeerPlan, run_peer_benchmark
 from benchmarks.postgres_bench import PostgresPlan, run_postgres_benchmark
 from benchmarks.pure_core import run_pure_core
-from benchmarks.read_paths import run_read_paths
+from benchmarks.read_paths import ReadPath, run_read_paths
 from benchmarks.report import print_report, write_markdown
 from benchmarks.results import Results
-from benchmarks.scaling import run_replay_scaling
+from benchmarks.scaling import ReplayPoint, run_replay_scaling
 from benchmarks.stream_bench import StreamPlan, run_stream_benchmark
 from benchmarks.systems import load_systems
 
@@ -45,6 +48,7 @@ class Plan:
         http: the sizes of the HTTP section.
         streams: the sizes of the event-stream section.
         postgres: the sizes of the PostgreSQL section.
+        peers: the sizes of the peer goals.
     """
 
     chat_sizes: tuple[tuple[int, int], ...]
@@ -55,7 +59,11 @@ class Plan:
     http: HttpPlan
     streams: StreamPlan
     postgres: PostgresPlan
+    peers: PeerPlan
 
+
+#: The sections of a run, in the order they run; ``--only`` picks some of them.
+SECTIONS = ("peers", "chat", "replay", "core", "http", "streams", "postgres")
 
 FULL = Plan(
     ((1_000, 5), (10_000, 5)),
@@ -65,7 +73,8 @@ FULL = Plan(
     15,
     HttpPlan(1_000, 16, 20.0, (30, 300, 1_500, 3_000, 6_000), 25, 4, 15.0),
     StreamPlan((1, 50, 200), 50, 20_000, 64),
-    PostgresPlan(2_000, 10, (1, 2, 4), 8, 10.0, (1, 100), 50),
+    PostgresPlan((3_000, 10_000), (1, 2, 4), 8, 10.0, (1, 100), 50),
+    PeerPlan((3_000, 10_000), (3_000, 10_000), (1_000, 5_000, 10_000), 15, 201),
 )
 QUICK = Plan(
     ((50, 3), (150, 3)),
@@ -75,7 +84,8 @@ QUICK = Plan(
     5,
     HttpPlan(100, 16, 2.0, (30, 300), 5, 2, 2.0),
     StreamPlan((1, 5), 5, 2_000, 8),
-    PostgresPlan(30, 3, (1, 2), 4, 0.5, (1, 5), 3),
+    PostgresPlan((200,), (1, 2), 4, 0.5, (1, 5), 3),
+    PeerPlan((200,), (200,), (100, 300), 3, 5),
 )
 
 
@@ -83,18 +93,20 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run the benchmarks; return the process exit status (0 on success)."""
     arguments = _parse(argv)
     console = _console()
-    results = run(QUICK if arguments.quick else FULL, arguments.quick, console)
+    plan = QUICK if arguments.quick else FULL
+    results = run(plan, arguments.quick, console, tuple(arguments.only or SECTIONS))
     print_report(console, results)
     arguments.out.mkdir(parents=True, exist_ok=True)
     results.write_json(arguments.out / "results.json")
     write_markdown(arguments.out / "results.md", results)
-    for path in write_charts(arguments.out, results):
-        console.print(f"wrote {path}")
+    if results.chat and results.replay and results.core:
+        for path in write_charts(arguments.out, results):
+            console.print(f"wrote {path}")
     return 0
 
 
-def run(plan: Plan, quick: bool, console: Console) -> Results:
-    """Run every measurement of ``plan`` and return the figures."""
+def run(plan: Plan, quick: bool, console: Console, sections: tuple[str, ...] = SECTIONS) -> Results:
+    """Run every measurement of ``plan`` in ``sections`` and return the figures."""
     started, load_at_start = time.perf_counter(), os.getloadavg()[0]
     systems, skipped_systems = load_systems()
     for skipped in skipped_systems:
@@ -104,15 +116,22 @@ def run(plan: Plan, quick: bool, console: Console) -> Results:
         console.print(line, markup=False)
         console.file.flush()  # show progress at once, even when the output goes to a file
 
-    chat, skipped_sizes = run_chat_benchmark(systems, plan.chat_sizes, progress)
-    largest = max(messages for messages, _ in plan.chat_sizes)
-    read_paths = run_read_paths(largest, plan.core_repeats)
-    progress(f"read paths: {largest:,} messages timed")
-    replay = run_replay_scaling(plan.database_sizes, plan.replay_repeats, progress)
-    core = run_pure_core(plan.core_sizes, plan.core_repeats, progress)
-    http = run_http_benchmark(plan.http, progress)
-    streams = run_stream_benchmark(plan.streams, progress)
-    postgres = run_postgres_benchmark(plan.postgres, progress)
+    peers = run_peer_benchmark(plan.peers, progress) if "peers" in sections else None
+    chat: list[ChatFigures] = []
+    skipped_sizes: list[SkippedSize] = []
+    read_paths: list[ReadPath] = []
+    if "chat" in sections:
+        chat, skipped_sizes = run_chat_benchmark(systems, plan.chat_sizes, progress)
+        largest = max(messages for messages, _ in plan.chat_sizes)
+        read_paths = run_read_paths(largest, plan.core_repeats)
+        progress(f"read paths: {largest:,} messages timed")
+    replay: list[ReplayPoint] = []
+    if "replay" in sections:
+        replay = run_replay_scaling(plan.database_sizes, plan.replay_repeats, progress)
+    core = run_pure_core(plan.core_sizes, plan.core_repeats, progress) if "core" in sections else []
+    http = run_http_benchmark(plan.http, progress) if "http" in sections else None
+    streams = run_stream_benchmark(plan.streams, progress) if "streams" in sections else None
+    postgres = run_postgres_benchmark(plan.postgres, progress) if "postgres" in sections else None
     seconds = time.perf_counter() - started
     load = (load_at_start, os.getloadavg()[0])
     return Results(
@@ -129,6 +148,7 @@ def run(plan: Plan, quick: bool, console: Console) -> Results:
         http,
         streams,
         postgres,
+        peers,
     )
 
 
@@ -139,6 +159,13 @@ def _parse(argv: Sequence[str] | None) -> argparse.Namespace:
     )
     parser.add_argument(
         "--quick", action="store_true", help="small sizes, under a minute: a smoke run"
+    )
+    parser.add_argument(
+        "--only",
+        nargs="+",
+        choices=SECTIONS,
+        metavar="SECTION",
+        help=f"run only these sections, of: {', '.join(SECTIONS)} (default: all)",
     )
     parser.add_argument(
         "--out",

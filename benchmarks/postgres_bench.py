@@ -7,13 +7,10 @@ user when root, a Unix socket in a temporary folder, no TCP), with fsync on and
 systems alike (equal durability). Where PostgreSQL is not installed the section is skipped
 and says why.
 
-1. Append and whole-session read, three systems taking turns every round (so load from
-   elsewhere lands on all of them alike), each in a database of its own:
-
-   * ours: :class:`~sqlite_demo.store.postgres.PostgresEventStore`, every rule checked, the
-     projection row written, the NOTIFY sent, ids from the log head;
-   * raw psycopg, the floor: one ``INSERT`` into an IDENTITY-keyed table and ``COMMIT``;
-   * ``eventsourcing``'s ``PostgresApplicationRecorder``: ``insert_events([event])``.
+1. Append and whole-session read at each session size, the systems of
+   :mod:`benchmarks.postgres_appenders` taking turns every round of 100 appends (so load
+   from elsewhere lands on all of them alike), each in a database of its own: ours, raw
+   psycopg (the goal's floor), raw in one statement, raw with a log head, ``eventsourcing``.
 
 2. Turns per second with 1, 2 and 4 ``python -m sqlite_demo serve`` processes on one
    database, clients spread over them, each on its own session.
@@ -24,36 +21,44 @@ and says why.
 
 from __future__ import annotations
 
-import json
+import os
 import tempfile
 import threading
 import time
-import urllib.parse
 from collections.abc import Callable, Iterator
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Final, Protocol
+from typing import Final
 
 import httpx
+import psycopg
 
 from benchmarks.http_bench import Latencies, latencies
 from benchmarks.measure import Ratio, median, paired_ratio
+from benchmarks.postgres_appenders import (
+    QUESTION,
+    Appender,
+    Eventsourcing,
+    Ours,
+    RawOneStatement,
+    RawPsycopg,
+    RawWithHead,
+)
 from benchmarks.stream_bench import DeliveryPoint, _finish, _start_readers
 from sqlite_demo.server import ServerProcess
-from sqlite_demo.store.postgres.store import PostgresEventStore
 from sqlite_demo.store.postgres.throwaway import PostgresCluster, find_postgres_binaries
 
 Progress = Callable[[str], None]
-QUESTION: Final = "how many orders do I have?"
+#: Appends per system per round.
+ROUND: Final = 100
 
 
 @dataclass(frozen=True, slots=True)
 class PostgresPlan:
-    """The sizes of the PostgreSQL section."""
+    """The sizes of the PostgreSQL section: the sessions appended to, the service's."""
 
-    messages: int
-    rounds: int
+    sizes: tuple[int, ...]
     server_counts: tuple[int, ...]
     clients: int
     turn_seconds: float
@@ -71,6 +76,22 @@ class StoreFigures:
 
 
 @dataclass(frozen=True, slots=True)
+class AppendComparison:
+    """The systems' appends to one session of ``size`` events, and ours against each.
+
+    Ratios are ours (or the head's) over the other's per-round median append time.
+    """
+
+    size: int
+    stores: tuple[StoreFigures, ...]
+    versus_raw: Ratio
+    versus_one_statement: Ratio
+    head_over_one_statement: Ratio
+    versus_eventsourcing: Ratio | None
+    load: tuple[float, float]
+
+
+@dataclass(frozen=True, slots=True)
 class TurnRate:
     """Turns per second with ``servers`` server processes on one database."""
 
@@ -85,23 +106,10 @@ class PostgresFigures:
 
     skipped: str | None
     server_version: str = ""
-    messages: int = 0
-    stores: tuple[StoreFigures, ...] = ()
-    append_vs_raw: Ratio | None = None
-    append_vs_eventsourcing: Ratio | None = None
+    appends: tuple[AppendComparison, ...] = ()
     eventsourcing_skipped: str | None = None
     turn_rates: tuple[TurnRate, ...] = ()
     delivery: tuple[DeliveryPoint, ...] = ()
-
-
-class _Appender(Protocol):
-    name: str
-
-    def append(self, number: int) -> None: ...
-
-    def read_all(self) -> int: ...
-
-    def close(self) -> None: ...
 
 
 def run_postgres_benchmark(plan: PostgresPlan, progress: Progress) -> PostgresFigures:
@@ -120,38 +128,19 @@ def run_postgres_benchmark(plan: PostgresPlan, progress: Progress) -> PostgresFi
 
 
 def _run(cluster: PostgresCluster, plan: PostgresPlan, progress: Progress) -> PostgresFigures:
-    import psycopg
-
     with psycopg.connect(cluster.url(), autocommit=True) as connection:
         row = connection.execute("SHOW server_version").fetchone()
     version = str(row[0]).split(" ")[0] if row else "?"
-    appenders: list[_Appender] = [
-        _Ours(cluster.new_database()),
-        _RawPsycopg(cluster.new_database()),
-    ]
     eventsourcing_skipped = None
-    try:
-        appenders.append(_Eventsourcing(cluster))
-    except ImportError as error:
-        eventsourcing_skipped = (
-            f"eventsourcing is not installed ({error}): pip install -e '.[bench]'"
-        )
-        progress(f"postgres: skipping eventsourcing: {eventsourcing_skipped}")
-    try:
-        stores, per_round = _append_and_read(appenders, plan)
-    finally:
-        for appender in appenders:
-            appender.close()
-    for figures in stores:
-        progress(
-            f"postgres: {figures.system}: append p50 {figures.append.p50 * 1e3:.2f} ms,"
-            f" read of {plan.messages} {figures.read_seconds * 1e3:.1f} ms"
-        )
-    ours = per_round["ours"]
-    versus_raw = paired_ratio(ours, per_round["raw psycopg"])
-    versus_library = None
-    if "eventsourcing" in per_round:
-        versus_library = paired_ratio(ours, per_round["eventsourcing"])
+    appends = []
+    for size in plan.sizes:
+        comparison, eventsourcing_skipped = _compare_appends(cluster, size)
+        appends.append(comparison)
+        for store in comparison.stores:
+            progress(
+                f"postgres: {size:,} events: {store.system}: append p50"
+                f" {store.append.p50 * 1e3:.3f} ms, read {store.read_seconds * 1e3:.1f} ms"
+            )
     rates = tuple(_turn_rate(cluster, servers, plan) for servers in plan.server_counts)
     for rate in rates:
         progress(f"postgres: {rate.servers} servers: {rate.turns_per_second:.1f} turns/s")
@@ -161,31 +150,52 @@ def _run(cluster: PostgresCluster, plan: PostgresPlan, progress: Progress) -> Po
             f"postgres: {point.readers} streams: delivery p50 {point.delay.p50 * 1e3:.1f} ms,"
             f" p99 {point.delay.p99 * 1e3:.1f} ms"
         )
-    return PostgresFigures(
-        None,
-        version,
-        plan.messages,
+    return PostgresFigures(None, version, tuple(appends), eventsourcing_skipped, rates, delivery)
+
+
+def _compare_appends(cluster: PostgresCluster, size: int) -> tuple[AppendComparison, str | None]:
+    appenders: list[Appender] = [
+        Ours(cluster.new_database()),
+        RawPsycopg(cluster.new_database()),
+        RawOneStatement(cluster.new_database()),
+        RawWithHead(cluster.new_database()),
+    ]
+    skipped = None
+    try:
+        appenders.append(Eventsourcing(cluster))
+    except ImportError as error:
+        skipped = f"eventsourcing is not installed ({error}): pip install -e '.[bench]'"
+    load = os.getloadavg()[0]
+    try:
+        stores, per_round = _append_and_read(appenders, size)
+    finally:
+        for appender in appenders:
+            appender.close()
+    ours, one = per_round["ours"], per_round["raw, one statement"]
+    comparison = AppendComparison(
+        size,
         tuple(stores),
-        versus_raw,
-        versus_library,
-        eventsourcing_skipped,
-        rates,
-        delivery,
+        paired_ratio(ours, per_round["raw psycopg"]),
+        paired_ratio(ours, one),
+        paired_ratio(per_round["raw + log head"], one),
+        paired_ratio(ours, per_round["eventsourcing"]) if "eventsourcing" in per_round else None,
+        (load, os.getloadavg()[0]),
     )
+    return comparison, skipped
 
 
 def _append_and_read(
-    appenders: list[_Appender], plan: PostgresPlan
+    appenders: list[Appender], size: int
 ) -> tuple[list[StoreFigures], dict[str, list[float]]]:
     # Round-robin: each round, each system appends its share, so that load from elsewhere
     # lands on every system alike; a round's median append time is its figure.
     samples: dict[str, list[float]] = {appender.name: [] for appender in appenders}
     per_round: dict[str, list[float]] = {appender.name: [] for appender in appenders}
-    share = max(1, plan.messages // plan.rounds)
-    for round_number in range(plan.rounds):
-        for appender in appenders:
+    for start in range(0, size, ROUND):
+        turn = appenders if (start // ROUND) % 2 == 0 else appenders[::-1]
+        for appender in turn:
             times = []
-            for number in range(round_number * share, (round_number + 1) * share):
+            for number in range(start, min(start + ROUND, size)):
                 began = time.perf_counter()
                 appender.append(number)
                 times.append(time.perf_counter() - began)
@@ -198,109 +208,11 @@ def _append_and_read(
             began = time.perf_counter()
             count = appender.read_all()
             reads.append(time.perf_counter() - began)
-        assert count == share * plan.rounds, (appender.name, count)
+        assert count == size, (appender.name, count)
         figures.append(
             StoreFigures(appender.name, latencies(samples[appender.name]), median(reads))
         )
     return figures, per_round
-
-
-def _content(number: int) -> tuple[str, str]:
-    kind = "user_message" if number % 2 == 0 else "assistant_message"
-    return kind, f"message {number}: {QUESTION} You have 42 orders."
-
-
-class _Ours:
-    name = "ours"
-
-    def __init__(self, url: str) -> None:
-        self.store = PostgresEventStore(url, max_connections=1)
-        self.session = self.store.create_session("benchmark").id
-
-    def append(self, number: int) -> None:
-        kind, content = _content(number)
-        self.store.append_event(self.session, kind, {"content": content})
-
-    def read_all(self) -> int:
-        return len(self.store.get_events_for_session(self.session))
-
-    def close(self) -> None:
-        self.store.close()
-
-
-class _RawPsycopg:
-    """The floor: one INSERT and COMMIT per message, no rules, no projection, no lock."""
-
-    name = "raw psycopg"
-
-    def __init__(self, url: str) -> None:
-        import psycopg
-
-        self.connection = psycopg.connect(url)
-        self.connection.execute("SET synchronous_commit = on")
-        self.connection.execute(
-            "CREATE TABLE events (event_id BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,"
-            " session_id TEXT NOT NULL, type TEXT NOT NULL, payload TEXT NOT NULL,"
-            " created_at BIGINT NOT NULL)"
-        )
-        self.connection.execute("CREATE INDEX ON events (session_id, event_id)")
-        self.connection.commit()
-
-    def append(self, number: int) -> None:
-        kind, content = _content(number)
-        self.connection.execute(
-            "INSERT INTO events (session_id, type, payload, created_at) VALUES (%s, %s, %s, %s)",
-            ("sess_benchmark", kind, json.dumps({"content": content}), int(time.time() * 1000)),
-        )
-        self.connection.commit()
-
-    def read_all(self) -> int:
-        rows = self.connection.execute(
-            "SELECT type, payload FROM events WHERE session_id = %s ORDER BY event_id",
-            ("sess_benchmark",),
-        ).fetchall()
-        self.connection.commit()
-        return len([json.loads(payload) for _, payload in rows])  # decoded, as ours is
-
-    def close(self) -> None:
-        self.connection.close()
-
-
-class _Eventsourcing:
-    """``eventsourcing``'s PostgreSQL recorder, one originator, one event per message."""
-
-    name = "eventsourcing"
-
-    def __init__(self, cluster: PostgresCluster) -> None:
-        from eventsourcing.persistence import StoredEvent
-        from eventsourcing.postgres import PostgresApplicationRecorder, PostgresDatastore
-
-        database = urllib.parse.urlsplit(cluster.new_database()).path.lstrip("/")
-        self.stored_event = StoredEvent
-        self.datastore = PostgresDatastore(
-            database,
-            str(cluster.socket_folder),
-            5432,
-            "postgres",
-            "",
-            originator_id_type="text",
-        )
-        self.recorder = PostgresApplicationRecorder(self.datastore)
-        self.recorder.create_table()
-        self.version = 0
-
-    def append(self, number: int) -> None:
-        kind, content = _content(number)
-        self.version += 1
-        state = json.dumps({"role": kind, "content": content}).encode()
-        self.recorder.insert_events([self.stored_event("benchmark", self.version, kind, state)])
-
-    def read_all(self) -> int:
-        events = self.recorder.select_events("benchmark")
-        return len([json.loads(event.state) for event in events])
-
-    def close(self) -> None:
-        self.datastore.close()
 
 
 @contextmanager

@@ -12,6 +12,7 @@ from rich.text import Text
 
 from benchmarks.goals import goals_table
 from benchmarks.http_tables import length_table, service_table
+from benchmarks.peer_tables import peer_table
 from benchmarks.postgres_tables import postgres_service_table, postgres_table
 from benchmarks.results import Results
 from benchmarks.stream_tables import catch_up_table, delivery_table
@@ -27,14 +28,15 @@ from benchmarks.tables import (
 
 def all_tables(results: Results) -> list[Table]:
     """The report's tables in reading order: ratios and goals first, then the raw figures."""
-    tables = [
-        ratio_table(results),
-        goals_table(results),
-        chat_table(results),
-        read_paths_table(results),
-        replay_table(results),
-        core_table(results),
-    ]
+    tables = [] if results.peers is None else [peer_table(results.peers)]
+    if results.chat:
+        tables += [ratio_table(results), goals_table(results), chat_table(results)]
+    if results.read_paths:
+        tables.append(read_paths_table(results))
+    if results.replay:
+        tables.append(replay_table(results))
+    if results.core:
+        tables.append(core_table(results))
     if results.http is not None:
         tables += [service_table(results.http), length_table(results.http)]
     if results.streams is not None:

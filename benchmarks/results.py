@@ -9,6 +9,7 @@ from typing import Any
 
 from benchmarks.chat_bench import ChatFigures, SkippedSize
 from benchmarks.http_bench import HttpFigures
+from benchmarks.peers import PeerFigures
 from benchmarks.postgres_bench import PostgresFigures
 from benchmarks.pure_core import CorePoint
 from benchmarks.read_paths import ReadPath
@@ -35,6 +36,7 @@ class Results:
         http: the service measured over HTTP; None when that section did not run.
         streams: the event stream measured over HTTP; None when that section did not run.
         postgres: the PostgreSQL section; None when it did not run.
+        peers: the peer goals (the SDK's session, the floor, read-all); None when not run.
     """
 
     quick: bool
@@ -50,6 +52,7 @@ class Results:
     http: HttpFigures | None = None
     streams: StreamFigures | None = None
     postgres: PostgresFigures | None = None
+    peers: PeerFigures | None = None
 
     def sizes(self) -> list[int]:
         """The session sizes measured, smallest first."""
@@ -91,6 +94,7 @@ class Results:
             "http": None if self.http is None else asdict(self.http),
             "streams": None if self.streams is None else asdict(self.streams),
             "postgres": None if self.postgres is None else asdict(self.postgres),
+            "peers": None if self.peers is None else asdict(self.peers),
             "seconds": self.seconds,
             "load_average": list(self.load_average),
         }

@@ -5,11 +5,14 @@ which promise you broke and the smallest case that shows it.
 
 What a payload holds. The top level is any mapping with string keys (a ``dict``, a
 ``types.MappingProxyType``, a ``Mapping`` class of your own). Its values are JSON data, the
-way Python spells it: ``str``, ``int``, ``float`` (finite), ``bool``, ``None``, lists and
-tuples of JSON data, and dicts with string keys, nested up to 200 levels deep (the grader
-goes no deeper, so a recursive copy is fine). Anything else (bytes, a set, an object, a key
-that is not a string, NaN) is outside the contract: keep it, convert it or refuse it, as you
-like; the grader never passes one.
+way Python spells it: ``str``, ``int`` (of at most 4,300 digits), ``float`` (finite),
+``bool``, ``None``, lists and tuples of JSON data, and dicts with string keys, 200 levels
+deep at most, the payload itself counting as the first (the grader goes no deeper, so a
+recursive copy is fine). Anything else (bytes, a set, an object, a key that is not a string,
+NaN, an int of more than 4,300 digits, two keys of one mapping that JSON counts as one: a
+surrogate pair and the character it encodes) is outside the contract: keep it, convert it or
+refuse it, as you like; the grader never passes one. (4,300 digits is the most Python writes as text
+or reads back from it, so a copy through JSON text keeps every int the contract allows.)
 
 What "equal" means for a payload. The same keys, and for each key a value equal to the one
 given, type for type: a ``str`` is a ``str`` with the same characters (counted as JSON counts
@@ -54,13 +57,18 @@ def append_event(
     Args:
         log: the log to extend: the newest one, or any older one.
         session_id: the conversation the event belongs to: a non-empty ``str`` (a subclass of
-            ``str`` too), compared exactly: case, spaces and the Unicode form all count.
-        event_type: one of ``user_message``, ``assistant_message``, ``tool_call``, ``tool_result``.
+            ``str`` too), compared exactly, character by character as Python counts them:
+            case, spaces and the Unicode form all count, and a surrogate pair
+            (``"\\ud83d\\ude42"``) is another id than the character it encodes (``"🙂"``).
+        event_type: one of ``user_message``, ``assistant_message``, ``tool_call``, ``tool_result``
+            (a subclass of ``str`` with one of these values too: a subclass of ``str`` is a
+            ``str`` wherever a string goes).
         payload: the details (see the module docstring for what it may hold). Required keys,
             all strings:
             user_message / assistant_message: ``content``;
-            tool_call: ``call_id`` and ``name`` (both non-empty) and ``arguments`` (the JSON text
-            the model produced, stored as given even when it is not valid JSON);
+            tool_call: ``call_id`` (non-empty, compared as session ids are) and ``name``
+            (non-empty) and ``arguments`` (the JSON text the model produced, stored as given
+            even when it is not valid JSON);
             tool_result: ``call_id`` (non-empty) and ``content``.
 
     Returns:
@@ -75,7 +83,7 @@ def append_event(
         - Event ids form one sequence shared by all sessions: the first event gets 1, every
           later one the previous id + 1, with no gaps, however long the log grows.
         - The event carries the session_id and type it was appended with, and a payload
-          equal to the one given (see "equal" above), extra keys included.
+          equal to the one given, type for type (1 is not True nor 1.0), extra keys included.
         - The log passed in never changes: after the append, appending to it or reading it
           gives the same answers as just before.
         - Logs are independent values: appending to an older log starts a branch (the event

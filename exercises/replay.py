@@ -21,7 +21,8 @@ def replay_session(log: Any, session_id: str) -> Sequence[dict[str, Any]]:
     - tool_result       -> ``{"role": "tool", "tool_call_id": call_id, "content": c}``
 
     Promises:
-        - Each event becomes exactly the message shown above, oldest first: those keys and no
+        - Each event becomes the message of its type (a user, an assistant or a tool message;
+          a tool call, an assistant message with tool_calls), oldest first: those keys and no
           others (extra payload keys stay out), every string as it was stored (never parsed).
         - Consecutive tool_call events of the session become one assistant message whose
           tool_calls keep their order, however many there are; any other event of the same

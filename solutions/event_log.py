@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from types import MappingProxyType
+from types import MappingProxyType, NoneType
 from typing import Any
 
 #: The four kinds of fact a conversation is made of.
@@ -81,6 +81,8 @@ def append_event(
 
 
 def check_event_type(event_type: object) -> None:
+    # ``in`` compares by ==, so a subclass of str spelling a known type is that type, as the
+    # contract says (a subclass of str is a str wherever a string goes).
     if event_type not in EVENT_TYPES:
         raise AppendRefused(f"unknown event type {event_type!r}: expected one of {EVENT_TYPES}")
 
@@ -117,11 +119,17 @@ def freeze(value: Any) -> Any:
     A ``MappingProxyType`` over a dict only blocks changes at the top: a nested list inside it
     could still be appended to. Freezing every level means nothing a reader gets can change,
     and building every container anew means nothing the writer keeps can reach the log.
+
+    An int is kept as the very object, whatever its size. The contract stops at 4,300 digits,
+    the most Python converts to and from text, so that a copy made through JSON text (another
+    correct way to copy) keeps every int it allows; past that, ``str(n)`` raises ValueError.
     """
+    if isinstance(value, str | int | float | NoneType):
+        return value  # the leaves, most of any payload: answered before the costlier checks
     if isinstance(value, Mapping):
         return MappingProxyType({key: freeze(item) for key, item in value.items()})
     if isinstance(value, list | tuple):
-        return tuple(freeze(item) for item in value)
+        return tuple(map(freeze, value))
     return value
 
 
@@ -146,6 +154,9 @@ def check_call_id(
     """Refuse a tool event that breaks the pairing of calls and results in its session.
 
     Call ids are scoped to their session: the same id may be used once in every session.
+    Ids are compared with ==, character by character as Python counts them, so a surrogate
+    pair and the character it encodes are two ids (the contract says so for session ids and
+    call ids alike; only payload strings are compared as JSON counts them).
     """
     if event_type not in ("tool_call", "tool_result"):
         return

@@ -18,43 +18,44 @@ item                                                        event               
 
 ``content`` is the item's text: a string as it is, or the text of its parts (``input_text``,
 ``output_text``, ``refusal``), with ``[input_image]``-style marks for parts that are not text.
-Every payload also keeps the item whole under ``"item"``, so what was added is what is read
-back, key for key. Any other item (a system message, a reasoning step, a hosted tool's call,
-an item whose fields do not fit the chapter's columns) is an ``agent_item``: kept whole, in
-the history, outside the chat replay and the projections.
+What was added is what is read back, key for key and in order, and each text is stored once:
+
+* **The payload is the item**, where the item already holds the payload's fields: a message
+  whose content is a string, a call, an output whose output is a string (kept under the
+  payload's name, ``content``, in the output's place). Reading it back is its decoding.
+* **Otherwise the item is kept under** ``"item"``, beside the payload's fields, with every
+  field the payload already holds marked ``null``: the content, the call's id, name and
+  arguments, the output, and the text of a content made of one text part (a model's answer).
+  Reading it puts the payload's value back in the marked place. None of these fields can hold
+  ``null`` in an item of these kinds, so a mark is never taken for a value.
+
+Any other item (a system message, a reasoning step, a hosted tool's call, an item whose fields
+do not fit the chapter's columns) is an ``agent_item``: kept whole, outside the chat replay and
+the projections. An event the kit's own agent service wrote holds the chapter's fields alone:
+it reads as the item they make, so a session of the HTTP service is an SDK session too.
 
 Nothing here touches a store or imports the SDK: it is the mapping, as pure functions.
 """
 
 from __future__ import annotations
 
-import copy
-import json
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from typing import Any, Final
 
-from eventlog import KEPT_ITEM, InvalidPayloadError, ReadOnlyPayload
+from eventlog import KEPT_ITEM, InvalidPayloadError
 
 #: An item: a JSON object. The SDK types it as a union of TypedDicts; at run time it is a dict.
 Item = dict[str, Any]
 
-#: Which item answers which call, as the SDK pairs them (``run_internal/items.py``).
-OUTPUT_OF_CALL: Final = {
-    "program": "program_output",
-    "function_call": "function_call_output",
-    "custom_tool_call": "custom_tool_call_output",
-    "shell_call": "shell_call_output",
-    "apply_patch_call": "apply_patch_call_output",
-    "computer_call": "computer_call_output",
-    "local_shell_call": "local_shell_call_output",
-    "tool_search_call": "tool_search_output",
-}
 _MESSAGE_EVENTS: Final = {"user": "user_message", "assistant": "assistant_message"}
+_ROLES: Final = {"user_message": "user", "assistant_message": "assistant"}
+#: The fields of a call that its ``tool_call`` payload holds, as the item names them.
+_CALL_FIELDS: Final = ("call_id", "name", "arguments")
 _TEXT_KEYS: Final = {"input_text": "text", "output_text": "text", "refusal": "refusal"}
 
 
 def event_for_item(item: object) -> tuple[str, dict[str, Any]]:
-    """Return the event type and payload that keep ``item``.
+    """Return the event type and payload that keep ``item`` (the item is not changed).
 
     Raises:
         InvalidPayloadError: ``item`` is not a JSON object (a dict with string keys).
@@ -63,13 +64,14 @@ def event_for_item(item: object) -> tuple[str, dict[str, Any]]:
         raise InvalidPayloadError(f"an item must be a JSON object (a dict), got {type(item)}")
     kind, role = item.get("type", "message"), item.get("role")
     if kind == "message" and role in ("user", "assistant") and _is_content(item.get("content")):
-        return _MESSAGE_EVENTS[role], {"content": text_of(item["content"]), "item": item}
+        return _MESSAGE_EVENTS[role], _message_payload(item)
     if kind == "function_call" and _fits_a_call(item):
-        fields = {key: item[key] for key in ("call_id", "name", "arguments")}
-        return "tool_call", {**fields, "item": item}
+        if "item" not in item:
+            return "tool_call", dict(item)
+        fields = {key: item[key] for key in _CALL_FIELDS}
+        return "tool_call", {**fields, "item": {**item, **dict.fromkeys(_CALL_FIELDS)}}
     if kind == "function_call_output" and _fits_an_output(item):
-        return "tool_result", {"call_id": item["call_id"], "content": text_of(item["output"]),
-                               "item": item}  # fmt: skip
+        return "tool_result", _output_payload(item)
     return kept_whole(item)
 
 
@@ -78,32 +80,27 @@ def kept_whole(item: Mapping[str, Any]) -> tuple[str, dict[str, Any]]:
     return KEPT_ITEM, {"item": item}
 
 
-def item_of(event: Any) -> Item:
-    """Return the item an event keeps, as a fresh dict (changing it changes nothing stored).
+def item_from(event_type: str, payload: dict[str, Any]) -> Item:
+    """Return the item an event of ``event_type`` keeps, from its decoded ``payload``.
 
-    An event the kit's own agent service wrote holds no ``"item"``: the item is built from the
-    chapter's fields, so a session of the HTTP service can be read as an SDK session too.
+    ``payload`` must be the caller's own (as ``get_items_in_force`` hands it out): the item
+    is made of it, not copied from it.
     """
-    payload = _fresh_payload(event.payload)
-    if "item" in payload:
-        kept: Item = payload["item"]
-        return kept
-    if event.type in ("user_message", "assistant_message"):
-        return {"role": event.type.removesuffix("_message"), "content": payload["content"]}
-    if event.type == "tool_call":
-        fields = ("call_id", "name", "arguments")
-        return {"type": "function_call", **{key: payload[key] for key in fields}}
+    kept: Item | None = payload.get("item")
+    if kept is not None:
+        return _with_text_put_back(event_type, kept, payload)
+    if event_type in _ROLES:
+        if payload.get("role") == _ROLES[event_type]:
+            return payload
+        return {"role": _ROLES[event_type], "content": payload["content"]}
+    if event_type == "tool_call":
+        if payload.get("type") == "function_call":
+            return payload
+        return {"type": "function_call", **{key: payload[key] for key in _CALL_FIELDS}}
+    if payload.get("type") == "function_call_output" and "output" not in payload:
+        return {("output" if key == "content" else key): value for key, value in payload.items()}
     return {"type": "function_call_output", "call_id": payload["call_id"],
             "output": payload["content"]}  # fmt: skip
-
-
-def _fresh_payload(payload: Mapping[str, Any]) -> dict[str, Any]:
-    # One decode of the stored text is a fresh dict, cheaper than the deep copy that each
-    # read of a ReadOnlyPayload's nested value makes (get_items reads every item).
-    if isinstance(payload, ReadOnlyPayload):
-        fresh: dict[str, Any] = json.loads(payload.json_text)
-        return fresh
-    return copy.deepcopy(dict(payload))
 
 
 def text_of(content: object) -> str:
@@ -114,31 +111,76 @@ def text_of(content: object) -> str:
     return "".join(_text_of_part(part) for part in parts)
 
 
-def without_split_calls(items: list[Item]) -> list[Item]:
-    """Return ``items`` less every output whose call is not among them.
-
-    What a ``limit`` must never do is hand over a tool's output without the call it answers:
-    a model refuses such a history. The window is never widened to fetch the call (a limit is
-    a budget), so the output is left out, as the SDK's runner leaves it out.
-    """
-    calls = set(_call_keys(items))
-    return [item for item in items if _answers(item) in calls or _answers(item) is None]
+def _message_payload(item: Mapping[str, Any]) -> dict[str, Any]:
+    if isinstance(item["content"], str) and "item" not in item:
+        return dict(item)
+    text = text_of(item["content"])
+    return {"content": text, "item": _with_text_marked(item, "content", text)}
 
 
-def _answers(item: Item) -> tuple[str, str] | None:
-    kind = item.get("type")
-    if kind in OUTPUT_OF_CALL.values() and isinstance(item.get("call_id"), str):
-        return str(kind), item["call_id"]
+def _output_payload(item: Mapping[str, Any]) -> dict[str, Any]:
+    if isinstance(item["output"], str) and "item" not in item and "content" not in item:
+        # The output under the payload's name, in its place: the item, and the payload.
+        return {("content" if key == "output" else key): value for key, value in item.items()}
+    text = text_of(item["output"])
+    kept = _with_text_marked({**item, "call_id": None}, "output", text)
+    return {"call_id": item["call_id"], "content": text, "item": kept}
+
+
+def _with_text_marked(item: Mapping[str, Any], key: str, text: str) -> Item:
+    """Return ``item`` with the text at ``key`` (which ``text`` repeats) marked ``null``."""
+    value = item[key]
+    if isinstance(value, str):
+        return {**item, key: None}
+    part = _the_one_text_part(value)
+    if part is None or part.get(_TEXT_KEYS[part["type"]]) != text or text == _mark_of(part):
+        return dict(item)
+    return {**item, key: [{**part, _TEXT_KEYS[part["type"]]: None}]}
+
+
+def _with_text_put_back(event_type: str, kept: Item, payload: dict[str, Any]) -> Item:
+    """Return the item kept under ``"item"``, each field marked ``null`` given back."""
+    if event_type == "tool_call":
+        for key in _CALL_FIELDS:
+            if key in kept and kept[key] is None:
+                kept[key] = payload[key]
+    elif event_type == "tool_result":
+        if "call_id" in kept and kept["call_id"] is None:
+            kept["call_id"] = payload["call_id"]
+        _put_text_back(kept, "output", payload["content"])
+    elif event_type in _ROLES:
+        _put_text_back(kept, "content", payload["content"])
+    return kept
+
+
+def _put_text_back(kept: Item, key: str, text: str) -> None:
+    """Put ``text`` back where :func:`_with_text_marked` marked it, if it did."""
+    value = kept.get(key, "")
+    if value is None:
+        kept[key] = text
+        return
+    part = _the_one_text_part(value) if isinstance(value, list) else None
+    if part is None or part.get(_TEXT_KEYS[part["type"]], "") is not None:
+        return
+    # A part whose text was null to begin with gave its mark as the content: left as it is.
+    if text != _mark_of(part):
+        part[_TEXT_KEYS[part["type"]]] = text
+
+
+def _the_one_text_part(parts: list[Any]) -> dict[str, Any] | None:
+    # One part of a text kind: the case of a model's answer, whose text is then the content.
+    if len(parts) == 1 and isinstance(parts[0], dict):
+        kind = parts[0].get("type")
+        if isinstance(kind, str) and kind in _TEXT_KEYS:
+            part: dict[str, Any] = parts[0]
+            return part
     return None
 
 
-def _call_keys(items: Iterable[Item]) -> Iterable[tuple[str, str]]:
-    for item in items:
-        kind = item.get("type")
-        # Items come back as they were added: "type" may be anything JSON holds, even a list.
-        output = OUTPUT_OF_CALL.get(kind) if isinstance(kind, str) else None
-        if output is not None and isinstance(item.get("call_id"), str):
-            yield output, item["call_id"]
+def _mark_of(part: Mapping[str, Any]) -> str:
+    """The text :func:`text_of` gives a part without a text: its kind in brackets."""
+    kind = part.get("type")
+    return f"[{kind if isinstance(kind, str) else 'part'}]"
 
 
 def _is_content(content: object) -> bool:
@@ -166,4 +208,4 @@ def _text_of_part(part: Mapping[str, Any]) -> str:
     key = _TEXT_KEYS.get(kind) if isinstance(kind, str) else None
     if key is not None and isinstance(part.get(key), str):
         return str(part[key])
-    return f"[{kind if isinstance(kind, str) else 'part'}]"
+    return _mark_of(part)

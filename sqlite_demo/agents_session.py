@@ -14,6 +14,11 @@ conversation here, with the chapter's discipline:
   the lock (up to the store's busy timeout) instead of answering "database is locked"; a
   removal or a clear is checked inside its transaction against what is then in force.
 * **A limit never splits a call from its output**: see :func:`get_items`.
+* **Reads cost what they return.** ``get_items()`` is one query for the items in force and
+  one decode for all of them; ``get_items(limit=k)`` reads the newest k from the end of the
+  session's index, in time that does not grow with the session, and is answered on the event
+  loop itself when the store's lock is free (a walk of k index entries costs less than the
+  hand-over to a worker thread and back).
 
 Items map to events as :mod:`sqlite_demo.agent_items` says. The SDK is imported only when a
 session is made (for its ``SessionSettings``), so ``import sqlite_demo`` works without it.
@@ -25,26 +30,28 @@ import asyncio
 import contextlib
 import importlib
 import os
-from collections.abc import Callable, Mapping, Sequence
-from typing import Any, Final, Protocol, Self, TypeVar
+from collections.abc import Callable
+from typing import Any, Final, Self, TypeVar
 
 from eventlog import (
     CallIdError,
     CorrectionError,
     SessionExistsError,
-    StoredEvent,
     VersionConflictError,
     check_session_id,
-    fold_history,
 )
-from sqlite_demo.agent_items import Item, event_for_item, item_of, without_split_calls
-from sqlite_demo.call_pairing import pair_with_calls_in_force
-from sqlite_demo.store.sqlite import SqliteEventStore
+from sqlite_demo.agent_items import Item, event_for_item, item_from
+from sqlite_demo.call_pairing import pair_with_calls_in_force, without_split_calls
+from sqlite_demo.store.contract import EventStore
+from sqlite_demo.store.rows import ItemEvent
 from sqlite_demo.store.sqlite.connection import Synchronous
+from sqlite_demo.store.sqlite.store import SqliteEventStore
 
 #: Times a removal, a clear, or a batch whose calls had to be paired on a read is decided
 #: again because another writer moved the session on first, before the last refusal is raised.
 MAX_ATTEMPTS: Final = 64
+#: The largest ``limit`` that ``get_items`` may read on the event loop (see the module).
+MAX_ITEMS_READ_ON_THE_LOOP: Final = 100
 
 _T = TypeVar("_T")
 
@@ -55,36 +62,7 @@ _T = TypeVar("_T")
 SdkItem = Any
 
 
-class ItemStore(Protocol):
-    """The store calls the session needs: what any backend of the kit's store offers."""
-
-    def create_session(self, title: str, *, session_id: str | None = None) -> object: ...
-
-    def append_event(
-        self,
-        session_id: str,
-        event_type: str,
-        payload: Mapping[str, Any],
-        *,
-        expected_version: int | None = None,
-    ) -> StoredEvent: ...
-
-    def append_events(
-        self,
-        session_id: str,
-        events: Sequence[tuple[str, Mapping[str, Any]]],
-        *,
-        expected_version: int | None = None,
-    ) -> Sequence[StoredEvent]: ...
-
-    def get_events_for_session(
-        self, session_id: str, after_event_id: int = 0, limit: int | None = None
-    ) -> Sequence[StoredEvent]: ...
-
-    def close(self) -> None: ...
-
-
-def open_item_store(db: str | os.PathLike[str], synchronous: Synchronous) -> ItemStore:
+def open_item_store(db: str | os.PathLike[str], synchronous: Synchronous) -> EventStore:
     """Open the store at ``db``: a SQLite file, created with its schema if missing."""
     return SqliteEventStore(db, synchronous=synchronous)
 
@@ -94,8 +72,9 @@ class EventLogSession:
 
     Args:
         session_id: the conversation; the store's session id (created at the first write).
-        db: a database path, or an open store (anything with the :class:`ItemStore` calls),
-            shared with other sessions and left open by :meth:`close`.
+        db: a database path, or an open store of either backend
+            (:class:`~sqlite_demo.store.EventStore`), shared with other sessions and left
+            open by :meth:`close`.
         session_settings: the SDK's ``SessionSettings`` (or a dict of its fields); its
             ``limit`` is the default of :meth:`get_items`.
         synchronous: for a path: ``"NORMAL"`` survives a killed process, ``"FULL"`` a power
@@ -110,7 +89,7 @@ class EventLogSession:
     def __init__(
         self,
         session_id: str,
-        db: str | os.PathLike[str] | ItemStore,
+        db: str | os.PathLike[str] | EventStore,
         *,
         session_settings: Any = None,
         synchronous: Synchronous = "NORMAL",
@@ -137,6 +116,12 @@ class EventLogSession:
         """
         self._check_open()
         most = _checked_limit(limit if limit is not None else self.session_settings.limit)
+        if most == 0:
+            return []
+        if most is not None and most <= MAX_ITEMS_READ_ON_THE_LOOP:
+            read_now = self._store.newest_items_now(self.session_id, most)
+            if read_now is not None:
+                return without_split_calls(_items_of(read_now))
         return await _outcome_even_if_cancelled(lambda: self._items_in_force(most))
 
     async def add_items(self, items: list[SdkItem]) -> None:
@@ -175,11 +160,8 @@ class EventLogSession:
     # -- the work, run in a worker thread ----------------------------------------------------
 
     def _items_in_force(self, limit: int | None) -> list[Item]:
-        events = fold_history(self._store.get_events_for_session(self.session_id)).item_events()
-        if limit is None:
-            return [item_of(event) for event in events]
-        newest = events[-limit:] if limit else []
-        return without_split_calls([item_of(event) for event in newest])
+        items = _items_of(self._store.get_items_in_force(self.session_id, limit))
+        return items if limit is None else without_split_calls(items)
 
     def _append(self, items: list[Item]) -> None:
         events = [event_for_item(item) for item in items]
@@ -193,9 +175,11 @@ class EventLogSession:
 
     def _append_paired_on_read(self, items: list[Item]) -> None:
         for attempt in range(1, MAX_ATTEMPTS + 1):
-            log = self._store.get_events_for_session(self.session_id)
-            version = log[-1].event_id if log else 0
-            events = pair_with_calls_in_force(fold_history(log).item_events(), items)
+            # The version first, then what is in force: if a writer slips in between, the
+            # append below names a version the session has left, and is decided again.
+            version = self._store.last_event_id(self.session_id)
+            in_force = self._store.get_items_in_force(self.session_id)
+            events = pair_with_calls_in_force(in_force, items)
             try:
                 self._store.append_events(self.session_id, events, expected_version=version)
                 return
@@ -205,13 +189,13 @@ class EventLogSession:
 
     def _remove_newest(self) -> Item | None:
         for attempt in range(1, MAX_ATTEMPTS + 1):
-            newest = fold_history(self._store.get_events_for_session(self.session_id)).newest_item
-            if newest is None:
+            newest = self._store.get_items_in_force(self.session_id, 1)
+            if not newest:
                 return None
             try:
-                payload = {"supersedes": newest.event_id}
+                payload = {"supersedes": newest[0].event_id}
                 self._store.append_event(self.session_id, "item_removed", payload)
-                return item_of(newest)
+                return item_from(newest[0].type, newest[0].payload)
             except CorrectionError:  # another writer took it out, or added after it
                 if attempt == MAX_ATTEMPTS:
                     raise
@@ -219,11 +203,12 @@ class EventLogSession:
 
     def _clear(self) -> None:
         for attempt in range(1, MAX_ATTEMPTS + 1):
-            log = self._store.get_events_for_session(self.session_id)
-            if fold_history(log).newest_item is None:
+            # The last event first: a writer that adds after it makes the clear conflict.
+            last = self._store.last_event_id(self.session_id)
+            if not self._store.get_items_in_force(self.session_id, 1):
                 return  # nothing in force: a clear would say nothing
             try:
-                payload = {"supersedes_through": log[-1].event_id}
+                payload = {"supersedes_through": last}
                 self._store.append_event(self.session_id, "session_cleared", payload)
                 return
             except VersionConflictError:  # another writer added after the last event read
@@ -241,6 +226,10 @@ class EventLogSession:
     def _check_open(self) -> None:
         if self._closed:
             raise RuntimeError(f"EventLogSession {self.session_id!r} is closed")
+
+
+def _items_of(events: list[ItemEvent]) -> list[Item]:
+    return [item_from(event.type, event.payload) for event in events]
 
 
 def _sdk_session_settings(value: Any) -> Any:

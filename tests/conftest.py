@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 # The service's and the live page's tests both start real servers on real files; the
-# PostgreSQL tests share one throwaway cluster.
-pytest_plugins = ["tests.server_fixtures", "tests.postgres_cluster"]
+# PostgreSQL tests share one throwaway cluster; the tiers mark each test by what it starts.
+pytest_plugins = ["tests.server_fixtures", "tests.postgres_cluster", "tests.tiers"]
 
 KIT_ROOT = Path(__file__).resolve().parents[1]
 

@@ -8,7 +8,7 @@ machine). Where PostgreSQL is not installed the PostgreSQL tests skip, saying wh
 Fixtures (registered for the whole suite by ``tests/conftest.py``):
 
 * ``postgres_cluster``: the shared cluster, started at the first test that asks for it.
-* ``postgres_url``: a new, empty database in it, for one test.
+* ``postgres_url``: a new, empty database in it, for one test (dropped after it).
 * ``private_postgres_cluster``: a cluster of the test's own, for tests that stop, kill or
   restart the server under load.
 """
@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -46,10 +47,33 @@ def skip_or_fail_without_postgres() -> Path:
     pytest.skip(reason)
 
 
+#: Where a cluster's files go when this machine has a memory file system: a run creates
+#: hundreds of databases of about 8 MB each, and on this kit's CI disk writing them and then
+#: deleting 3 GB took minutes (300 databases: 48 s to create and 105 s to delete on disk,
+#: 21 s and 2 s in memory).
+MEMORY_FOLDER = Path("/dev/shm")
+
+
+@contextlib.contextmanager
+def in_memory_where_possible() -> Iterator[None]:
+    """Make temporary folders in :data:`MEMORY_FOLDER` inside the block, where it is usable."""
+    if not (MEMORY_FOLDER.is_dir() and os.access(MEMORY_FOLDER, os.W_OK | os.X_OK)):
+        yield
+        return
+    before = tempfile.tempdir
+    tempfile.tempdir = str(MEMORY_FOLDER)
+    try:
+        yield
+    finally:
+        tempfile.tempdir = before
+
+
 @contextlib.contextmanager
 def running_cluster() -> Iterator[PostgresCluster]:
     """A started cluster, removed afterwards; skips (or fails in CI) without PostgreSQL."""
-    cluster = PostgresCluster(skip_or_fail_without_postgres())
+    binaries = skip_or_fail_without_postgres()
+    with in_memory_where_possible():  # the cluster takes its folder from tempfile
+        cluster = PostgresCluster(binaries)
     try:
         cluster.start()
         yield cluster
@@ -65,9 +89,19 @@ def postgres_cluster() -> Iterator[PostgresCluster]:
 
 
 @pytest.fixture
-def postgres_url(postgres_cluster: PostgresCluster) -> str:
-    """The URL of a new, empty database, for this test alone."""
-    return postgres_cluster.new_database()
+def postgres_url(postgres_cluster: PostgresCluster) -> Iterator[str]:
+    """The URL of a new, empty database, for this test alone; dropped after it, so a run's
+    databases do not pile up (``FORCE`` ends the connections a test left open)."""
+    url = postgres_cluster.new_database()
+    yield url
+    import psycopg
+
+    name = url.split("/")[-1].split("?")[0]
+    with (
+        contextlib.suppress(psycopg.Error),
+        psycopg.connect(postgres_cluster.url(), autocommit=True) as connection,
+    ):
+        connection.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'.encode())
 
 
 @pytest.fixture

@@ -195,6 +195,25 @@ _DATA = unwrapped(data())
 _DEEP_DATA = unwrapped(data(deep=True))
 
 
+#: What :func:`lightened` keeps: the characters that make a text odd sit at its start.
+LIGHT_TEXT = 64
+LIGHT_ITEMS = 3
+
+
+def lightened(value: Any, cut_texts: bool = True) -> Any:
+    """``value`` cut short: texts to their first :data:`LIGHT_TEXT` characters (unless not
+    ``cut_texts``), containers to their first :data:`LIGHT_ITEMS` items, at every depth;
+    types and odd characters stay."""
+    if isinstance(value, str):
+        return value[:LIGHT_TEXT] if cut_texts else value
+    if isinstance(value, dict):
+        items = list(value.items())[:LIGHT_ITEMS]
+        return {key: lightened(item, cut_texts) for key, item in items}
+    if isinstance(value, list | tuple):
+        return type(value)(lightened(item, cut_texts) for item in value[:LIGHT_ITEMS])
+    return value
+
+
 @functools.cache
 def extras_of(deep: bool) -> st.SearchStrategy[dict[str, Any]]:
     """:func:`extras`, built once for each depth."""

@@ -7,7 +7,7 @@ Each task's folder holds its bank: for each property, its examples in order (the
 programs first), each as the value its ``build`` takes, the steps its plan sends, and the
 digest of what a correct implementation answers at each step (see :mod:`grader.kernel.digest`).
 A grade sends a property's examples in one message and compares digests; only an example
-whose digests differ is asked again in full and judged (see :mod:`grader.engine.properties`).
+whose digests differ is asked again in full and judged (see :mod:`grader.engine.running`).
 
 A bank records the fingerprint of the sources it was built from. A stale one (a contributor
 changed the examples, the plans or the kernel) is not used: the grade then draws the

@@ -8,13 +8,14 @@ task's reader once it has one.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
+from typing import Any
 
 from hypothesis import strategies as st
 
 from grader.engine.alphabets import ints
-from grader.engine.oracle import OPEN, ModelLog
+from grader.engine.oracle import OPEN, ModelEvent, ModelLog
 from grader.engine.plan import Plan
 from grader.engine.programs import (
     Append,
@@ -30,11 +31,16 @@ from grader.engine.steps import AppendStep, LogVar, Step
 
 
 def probes(
-    plan: Plan, log: LogVar, role: str = "old_log_unchanged", first_role: str | None = None
+    plan: Plan,
+    log: LogVar,
+    role: str = "old_log_unchanged",
+    first_role: str | None = None,
+    only: str | None = None,
 ) -> list[Step]:
     """Steps (not added) that see a change to ``log`` with append_event alone: the next plain
     event, an answer to each session's first open call, a new call named ``changed`` (the
-    value the changes write) in each session that made calls.
+    value the changes write) in each session that made calls (in session ``only`` alone, when
+    given: the others are probed where every log is).
 
     The first probe of a log is judged against the oracle (a wrong one breaks
     ``append.<first_role>``, by default ``role``); each later one against that first one (a
@@ -42,6 +48,8 @@ def probes(
     ``append.<role>``."""
     model = log.model
     sessions = list(dict.fromkeys(session for session, _ in model.calls))
+    if only is not None:
+        sessions = [session for session in sessions if session == only]
     appends = [Append("probe", "user_message", {"content": "probe"})]
     for session in sessions:
         open_calls = model.calls_in(session, OPEN)
@@ -53,11 +61,11 @@ def probes(
             payload = {"call_id": "changed", "name": "probe", "arguments": "{}"}
             appends.append(Append(session, "tool_call", payload))
     steps: list[Step] = []
-    for number, append in enumerate(appends):
+    for append in appends:
         _, event = model.append(append.session_id, append.event_type, append.payload)
         # The role names the promise a difference breaks, not what is compared: a probe
         # is compared with the same probe of the same log made earlier, whatever its role.
-        key = ("probe", log.name, number)
+        key = ("probe", log.name, append.session_id, append.event_type)
         steps.append(
             AppendStep(
                 log,
@@ -76,9 +84,13 @@ def probes(
 
 
 def add_probes(
-    plan: Plan, log: LogVar, role: str = "old_log_unchanged", first_role: str | None = None
+    plan: Plan,
+    log: LogVar,
+    role: str = "old_log_unchanged",
+    first_role: str | None = None,
+    only: str | None = None,
 ) -> None:
-    plan.steps.extend(probes(plan, log, role, first_role))
+    plan.steps.extend(probes(plan, log, role, first_role, only))
 
 
 def read_back(plan: Plan, log: LogVar, sessions: list[str], function: str) -> list[Step]:
@@ -121,6 +133,35 @@ def branchings(draw: st.DrawFn, style: Style, most: int = 3) -> Branching:
         intent: Intent = draw(intents_of(style))
         branches.append((base, single_on(list(program.family), intent, models[base])))
     return Branching(program, tuple(branches))
+
+
+#: A session whose payloads take more than this many bytes of JSON beyond an ordinary
+#: event's is heavy: read whole once, and otherwise only where a read returns a few of its
+#: events. (A long session of ordinary events is not heavy: its size is what is checked.)
+HEAVY = 4096
+ORDINARY_EVENT = 64
+
+
+def heavy(events: Iterable[ModelEvent], limit: int = HEAVY) -> bool:
+    """Whether the payloads of ``events`` take more than ``limit`` bytes as JSON beyond
+    :data:`ORDINARY_EVENT` bytes each, roughly (what observing them costs past what any
+    session of that length costs), counting no further than needed."""
+    payloads = [event.payload for event in events]
+    left = limit + ORDINARY_EVENT * len(payloads)
+    stack: list[Any] = payloads
+    while stack and left >= 0:
+        value = stack.pop()
+        if isinstance(value, str):
+            left -= len(value) + 3
+        elif isinstance(value, Mapping):
+            left -= 2 + len(value)
+            stack += [*value.keys(), *value.values()]
+        elif isinstance(value, list | tuple):
+            left -= 2 + len(value)
+            stack += value
+        else:
+            left -= 4
+    return left < 0
 
 
 def each_log(build: Callable[[Plan, LogVar], None]) -> Callable[[Plan, list[LogVar]], None]:

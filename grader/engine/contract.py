@@ -95,6 +95,9 @@ class Task:
             grade from the bank that passes never does: see :mod:`grader.engine.bank`).
         strict: its appends are judged against the oracle (the tasks about appending); other
             tasks judge their own function against what append_event returned.
+        promises: the promises its properties check, in their order (a test holds it to
+            them): what a results file lists for a task that passed, without importing the
+            properties, and hypothesis with them.
     """
 
     id: str
@@ -103,6 +106,7 @@ class Task:
     functions: tuple[str, ...]
     properties_module: str
     strict: bool = False
+    promises: tuple[str, ...] = ()
 
     @cached_property
     def properties(self) -> tuple[Property, ...]:

@@ -18,7 +18,7 @@ from grader.engine import bank
 from grader.engine.contract import FUNCTIONS, FUNCTIONS_BY_NAME, Task, owner
 from grader.engine.learner import Learner, LoadFailure
 from grader.engine.outcomes import Cause, Failure, Report, Said, Status, TaskResult, Verdict
-from grader.engine.properties import run_banked, run_property
+from grader.engine.running import run_banked, run_property
 from grader.engine.wire import Ref
 
 #: The longest output of learner code kept per task.

@@ -13,14 +13,14 @@ from grader.engine.answers import EventView, Problem, event_view
 from grader.engine.data import Malformed
 from grader.engine.oracle import ModelEvent
 from grader.engine.outcomes import Cause, Failure, Line, Status
-from grader.engine.steps import AppendStep, BlockStep, EventRef, Read, Step
+from grader.engine.steps import AppendStep, BlockStep, Context, EventRef, Read, Step
 from grader.engine.wire import Ref
 
 if TYPE_CHECKING:
     from grader.engine.plan import Plan
 
 
-class Context:
+class Walk:
     """What the judge knows while it walks the answers: the learner's events as they came
     back, and the first answer of each read that is repeated."""
 
@@ -95,7 +95,7 @@ def judge(plan: Plan, answers: list[Any]) -> tuple[int, Problem] | None:
     Raises:
         Skip: the example cannot be judged by this task.
     """
-    context = Context(plan, answers)
+    context = Walk(plan, answers)
     plan.context = context
     for index, step in enumerate(plan.steps):
         if index >= len(answers):

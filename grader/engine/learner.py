@@ -84,9 +84,12 @@ class Kernel(Protocol):
 
 
 class Transport(Protocol):
-    """Where kernels come from; ``measures_cpu`` is False where limits are wall-clock time."""
+    """Where kernels come from; ``measures_cpu`` is False where limits are wall-clock time;
+    ``cheap_kernels`` is True where a fresh kernel costs milliseconds (a fork, an import),
+    not seconds (a browser's worker loads its Python)."""
 
     measures_cpu: bool
+    cheap_kernels: bool
 
     def kernel(self) -> Kernel: ...
 
@@ -160,6 +163,12 @@ class Learner:
     @property
     def measures_cpu(self) -> bool:
         return self.transport.measures_cpu
+
+    @property
+    def cheap_kernels(self) -> bool:
+        """Whether a fresh kernel is cheap enough to run every candidate of a shrinking on
+        one of its own."""
+        return self.transport.cheap_kernels
 
     def _scaled(self, seconds: float) -> float:
         return seconds if self.measures_cpu else seconds * WALL_ONLY_FACTOR

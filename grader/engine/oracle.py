@@ -24,6 +24,12 @@ REQUIRED_KEYS: Final[Mapping[str, Mapping[str, bool]]] = {
     "tool_result": {"call_id": True, "content": False},
 }
 UNUSED, OPEN, ANSWERED = "unused", "open", "answered"
+#: The edges of payload data (see the ``exercises/event_log.py`` docstring): the deepest a
+#: payload nests, itself counting as the first level, and the most digits of an int. Past
+#: 4,300 digits Python refuses to write an int as text, so a copy through JSON could not keep
+#: it: the contract stops there, and the grader never passes one.
+MAX_DEPTH: Final = 200
+MAX_INT_DIGITS: Final = 4300
 
 
 class Refusal(enum.Enum):
@@ -138,6 +144,53 @@ class ModelLog:
     def replay(self, session_id: str) -> list[dict[str, Any]]:
         """The session as chat messages, consecutive tool calls merged into one message."""
         return replay_of([(e.type, e.payload) for e in self.events_for(session_id)])
+
+
+def depth_of(value: Any) -> int:
+    """How many containers deep ``value`` nests: 0 for a scalar, 1 for a flat list or mapping."""
+    if isinstance(value, Mapping):
+        return 1 + max((depth_of(item) for item in value.values()), default=0)
+    if isinstance(value, list | tuple):
+        return 1 + max((depth_of(item) for item in value), default=0)
+    return 0
+
+
+def outside_contract(value: Any) -> str | None:
+    """Why ``value``, a payload, is not payload data as the contract defines it (too deep, an
+    int of too many digits, a float that is not finite, a key or value of another kind, two
+    keys of one mapping that a copy through JSON would merge: a surrogate pair and the
+    character it encodes), or None when it is. The grader's examples all are; a test holds
+    them to it."""
+    if depth_of(value) > MAX_DEPTH:
+        return f"nested {depth_of(value)} levels deep"
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, Mapping):
+            if not all(isinstance(key, str) for key in item):
+                return "a key that is not a str"
+            if len({_joined(key) for key in item}) < len(item):
+                return "two keys JSON counts as one"
+            stack += list(item.values())
+        elif isinstance(item, list | tuple):
+            stack += list(item)
+        elif isinstance(item, float) and not -_INFINITY < item < _INFINITY:
+            return "a float that is not finite"
+        elif isinstance(item, int) and not isinstance(item, bool) and abs(item) >= _TOO_LONG:
+            return f"an int of more than {MAX_INT_DIGITS} digits"
+        elif not isinstance(item, str | int | float) and item is not None:
+            return f"a {type(item).__name__}"
+    return None
+
+
+def _joined(text: str) -> str:
+    """``text`` with each surrogate pair joined into the character it encodes, as JSON does."""
+    return text.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "surrogatepass")
+
+
+_INFINITY = float("inf")
+#: The smallest int of more than MAX_INT_DIGITS digits (compared, never written as text).
+_TOO_LONG = 10**MAX_INT_DIGITS
 
 
 def message_for(event_type: str, payload: Mapping[str, Any]) -> dict[str, Any]:

@@ -84,6 +84,18 @@ Line = str | Said | Commented
 
 
 @dataclass(frozen=True)
+class Example:
+    """The example a failure was shown with, as the engine built it (never shown itself):
+    its property's name, the value, the attempts shrinking it took, and whether no smaller
+    example of it fails (False: shrinking was cut short)."""
+
+    prop: str
+    value: Any
+    attempts: int = 0
+    minimal: bool = True
+
+
+@dataclass(frozen=True)
 class Failure:
     """A broken promise (or the trouble that stopped a task), with the calls that show it.
 
@@ -95,6 +107,7 @@ class Failure:
         outcome: what the last call did and what it should have done.
         function: the graded function whose call went wrong (None: not one call's fault).
         notes: more to say (a flaky failure, a function that belongs to another task).
+        example: the (shrunk) example that shows it, when one does.
     """
 
     promise: str
@@ -103,6 +116,7 @@ class Failure:
     outcome: tuple[Said, ...] = ()
     function: str | None = None
     notes: tuple[Said, ...] = ()
+    example: Example | None = field(default=None, compare=False, repr=False)
 
     def noting(self, note: Said) -> Failure:
         return replace(self, notes=(*self.notes, note))

@@ -9,7 +9,7 @@ answers, so one round trip serves a whole example.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from grader.engine.answers import EventView
 from grader.engine.data import literal
@@ -18,6 +18,7 @@ from grader.engine.programs import Append, Block, Program, Segment
 from grader.engine.steps import (
     AppendStep,
     BlockStep,
+    Context,
     Create,
     EventRef,
     EventVar,
@@ -33,9 +34,6 @@ from grader.engine.steps import (
 from grader.engine.transcript import IMPORTS
 from grader.engine.wire import Ref
 from grader.values import Text
-
-if TYPE_CHECKING:
-    from grader.engine.judge import Context
 
 PROBE = Append("probe", "user_message", {"content": "probe"})
 

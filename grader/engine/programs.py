@@ -16,6 +16,7 @@ allows.
 from __future__ import annotations
 
 import functools
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -122,6 +123,12 @@ class Style:
         wrappers: how payloads may be passed.
         odd: draw unusual texts, ids, extras and arguments (else plain ones only).
         deep: extras may nest 60 deep.
+        light: cut texts and extra values short after drawing them (see
+            :func:`grader.engine.alphabets.lightened`), for a task that never reads payloads
+            back: the same examples, without kilobytes of text observed for nothing.
+        narrow: cut extra values to a few items per level (texts stay whole), for a task
+            that reads payloads back but never copies them: a value 300 wide at every level
+            costs its copy and its reading and checks nothing a narrow one does not.
     """
 
     kinds: tuple[str, ...] = KINDS
@@ -133,6 +140,8 @@ class Style:
     wrappers: tuple[str, ...] = WRAPPERS
     odd: bool = True
     deep: bool = False
+    light: bool = False
+    narrow: bool = False
 
 
 @dataclass(frozen=True)
@@ -147,6 +156,8 @@ class Intent:
     pick: int
     wrapper: str
     text_session: bool = False
+    #: Cut the arguments short too (see :attr:`Style.light`).
+    light: bool = False
 
 
 @dataclass(frozen=True)
@@ -170,15 +181,22 @@ def intents(draw: st.DrawFn, style: Style) -> Intent:
     details, other = divmod(details, 64)
     subclass, wrapper = divmod(details, len(style.wrappers))
     odd = style.odd
+    text = alphabets.draw_text(draw) if odd else "hi"
+    extras = draw(alphabets.extras_of(style.deep)) if odd else {}
+    if style.light:
+        text = alphabets.lightened(text)
+    if style.light or style.narrow:
+        extras = alphabets.lightened(extras, cut_texts=style.light)
     return Intent(
         session=session,
         kind=style.kinds[kind],
-        text=alphabets.draw_text(draw) if odd else "hi",
+        text=text,
         other=other if odd else 0,
-        extras=draw(alphabets.extras_of(style.deep)) if odd else {},
+        extras=extras,
         pick=pick,
         wrapper=style.wrappers[wrapper],
         text_session=odd and subclass == 15,
+        light=style.light,
     )
 
 
@@ -287,10 +305,11 @@ def single_on(family: list[str], intent: Intent, model: ModelLog) -> Append:
     if kind == "tool_result" and not open_calls:
         kind = "tool_call"  # nothing to answer yet: call something instead
     if kind == "tool_call":
+        arguments = alphabets.ARGUMENTS[intent.other % len(alphabets.ARGUMENTS)]
         required = {
             "call_id": _new_call_id(model, session, intent.pick),
             "name": alphabets.NAMES[intent.other % len(alphabets.NAMES)],
-            "arguments": alphabets.ARGUMENTS[intent.other % len(alphabets.ARGUMENTS)],
+            "arguments": alphabets.lightened(arguments) if intent.light else arguments,
         }
     elif kind == "tool_result":
         required = {"call_id": open_calls[intent.pick % len(open_calls)], "content": intent.text}
@@ -322,12 +341,16 @@ def _new_call_id(model: ModelLog, session: str, pick: int) -> str:
     return f"call_{number}"
 
 
+def _any_text_subclass(values: Iterable[Any]) -> bool:
+    return any(isinstance(value, str) and type(value) is not str for value in values)
+
+
 def features_of(model: ModelLog, append: Append) -> tuple[str, ...]:
     """The valid-but-unusual traits of one append on ``model`` (promise sub-ids)."""
     payload, kind, session = append.payload, append.event_type, append.session_id
     checks = (
         ("mapping_payload", append.wrapper != "dict"),
-        ("text_subclass", type(session) is not str),
+        ("text_subclass", _any_text_subclass((session, kind, *payload.values()))),
         (
             "unusual_session_id",
             not session.isascii() or not session.isprintable() or session != session.strip(),
@@ -407,14 +430,23 @@ def tagged(program: Program) -> Program:
     return Program(program.family, tuple(segments))
 
 
-def sweep() -> Program:
+def sweep(light: bool = False) -> Program:
     """One program that holds every entry of every alphabet at least once: each session id
     base (and a subclass of str), each text as a message's content and a result's, each call
     id, tool name and arguments, each extra key with a value nested 150 deep, each way to pass
     a payload. The boundary programs of several tasks start from it: hypothesis draws small
     indices far more often than large ones, so a rare entry is not left to chance.
 
-    Each append holds one unusual thing only, so that an append refused for it names it."""
+    Each append holds one unusual thing only, so that an append refused for it names it.
+
+    ``light``: texts and arguments cut short (:func:`alphabets.lightened`), for the readers'
+    tasks and the caller's changes: what they return is what append_event stored (a text is
+    immutable: its length changes nothing a caller can do), and the task about storing it
+    sees the long ones; observing 150 kB of text at every read would check nothing more."""
+
+    def cut(value: Any) -> Any:
+        return alphabets.lightened(value) if light else value
+
     wrappers = WRAPPERS
     appends: list[Append] = []
     for session in alphabets.SESSION_BASES:
@@ -423,7 +455,7 @@ def sweep() -> Program:
     appends.append(Append("a", "assistant_message", {"content": Text("subclass")}))
     for number, text in enumerate(alphabets.TEXTS):
         kind = "user_message" if number % 2 else "assistant_message"
-        appends.append(Append("a", kind, {"content": text}))
+        appends.append(Append("a", kind, {"content": cut(text)}))
     for number, key in enumerate(alphabets.EXTRA_KEYS):
         extra = {key: alphabets.nested(number % 7, number, "v", 2)}
         appends.append(Append("a", "user_message", {**extra, "content": "hi"}))
@@ -440,14 +472,14 @@ def sweep() -> Program:
             Append(
                 "b",
                 "tool_call",
-                {"call_id": f"b{number}", "name": "search", "arguments": arguments},
+                {"call_id": f"b{number}", "name": "search", "arguments": cut(arguments)},
             )
         )
     for call_id in alphabets.CALL_IDS[::2]:
         appends.append(_result("a", call_id))
     for number, text in enumerate(alphabets.TEXTS):
         appends.append(_call("c", f"t{number}"))
-        appends.append(Append("c", "tool_result", {"call_id": f"t{number}", "content": text}))
+        appends.append(Append("c", "tool_result", {"call_id": f"t{number}", "content": cut(text)}))
     deep = {
         "deep": alphabets.nested(150, 0b011011, "leaf", 2),
         "wide": alphabets.nested(2, 0, 1, 300),

@@ -13,18 +13,16 @@ import json
 from collections import defaultdict
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from grader.engine import transcript
 from grader.engine.answers import EventView, Problem, Skip, event_view, raised, trouble, value
 from grader.engine.data import Malformed, literal, same
+from grader.engine.difference import first_change, first_difference
 from grader.engine.oracle import ModelEvent, ModelLog, replay_of
 from grader.engine.outcomes import Commented, Line, Said, Status
 from grader.engine.programs import Append, Block
 from grader.engine.wire import Ref, blob, encode, wrapped
-
-if TYPE_CHECKING:
-    from grader.engine.judge import Context
 
 
 @dataclass(frozen=True)
@@ -52,6 +50,45 @@ class EventVar:
 
     name: str
     ref: EventRef
+
+
+class Context(Protocol):
+    """What a step may ask of the judge while it walks the answers (the judge's
+    :class:`grader.engine.judge.Walk` is the one that answers): a port, so that the steps and
+    the plan need not import the judge that imports them."""
+
+    #: Lines shown after the failing call (see :meth:`extra_line`).
+    extra: list[Line]
+    #: The steps of those lines.
+    extra_steps: list[Step]
+
+    def seen(self, ref: EventRef) -> EventView | None:
+        """The learner's event for ``ref`` as append_event returned it (None: unreadable)."""
+        ...
+
+    def raw(self, ref: EventRef) -> Any:
+        """The learner's event for ``ref`` as the kernel observed it (None: not there)."""
+        ...
+
+    def models_of(self, step: BlockStep) -> list[ModelEvent]:
+        """The model's events of a block step."""
+        ...
+
+    def recall(self, key: Any) -> Any:
+        """The value first read under ``key``, or None; remembers nothing."""
+        ...
+
+    def remember(self, key: Any, value: Any) -> Any:
+        """The value first read under ``key`` (None, and remembered, the first time)."""
+        ...
+
+    def changed_promise(self, key: Any) -> str:
+        """The promise a read that changed between two calls breaks."""
+        ...
+
+    def extra_line(self, step: Step) -> None:
+        """Show ``step`` after the failing one (the read a change was caught by)."""
+        ...
 
 
 class Step:
@@ -151,9 +188,9 @@ class AppendStep(Step):
             payload = (f"${self.append.wrapper}", ref) if self.append.wrapper in views else ref
         else:
             payload = wrapped(self.append.payload, self.append.wrapper)
-        session = encode(self.append.session_id)
+        session, event_type = encode(self.append.session_id), encode(self.append.event_type)
         keep = self.payload_ref or self.keep_payload
-        return ("append", ("$ref", self.log.name), session, self.append.event_type, payload,
+        return ("append", ("$ref", self.log.name), session, event_type, payload,
                 self.keep_log, self.keep_event, keep)  # fmt: skip
 
     def code(self) -> str:
@@ -184,7 +221,7 @@ class AppendStep(Step):
 
     def imports(self) -> list[str]:
         wanted = [transcript.IMPORTS[self.append.wrapper]] if self.append.wrapper != "dict" else []
-        return wanted + transcript.imports_for([self.append.session_id])
+        return wanted + transcript.imports_for([self.append.session_id, self.append.event_type])
 
     def judge(self, answer: Any, context: Context) -> Problem | None:
         if self.key is None:
@@ -205,11 +242,8 @@ class AppendStep(Step):
             return Problem(f"append.{self.role}", problem.outcome, problem.status)
         if earlier[0] == json.dumps(answer.get("value")):
             return None
-        before, after = (event_view(seen["value"]).code() for seen in (earlier[1], answer))
-        shown = (
-            Said("outcome.read_before", {"value": before}),
-            Said("outcome.read_after", {"value": after}),
-        )
+        before, after = (event_view(seen["value"]) for seen in (earlier[1], answer))
+        shown = changed(before.code(), after.code(), first_change(before, after))
         return Problem(f"append.{self.role}", shown)
 
 
@@ -261,15 +295,27 @@ def judge_appended(
     if not (same(seen.session_id, expected.session_id) and same(seen.type, expected.type)
             and same(seen.payload, expected.payload)):  # fmt: skip
         # The new event's own fields are its append's business, whatever came before it.
-        return Problem("append.event_fields", mismatch(seen.code(), expected.code()))
+        shown = mismatch(seen.code(), expected.code(), first_difference(seen, expected))
+        return Problem("append.event_fields", shown)
     return None
 
 
-def mismatch(returned: str, expected: str) -> tuple[Said, ...]:
-    return (
+def mismatch(returned: str, expected: str, difference: Said | None = None) -> tuple[Said, ...]:
+    """What came back and what should have, and where they first differ (when known)."""
+    shown = (
         Said("outcome.returned", {"value": returned}),
         Said("outcome.expected", {"value": expected}),
     )
+    return shown + ((difference,) if difference is not None else ())
+
+
+def changed(before: str, after: str, difference: Said | None = None) -> tuple[Said, ...]:
+    """What a read gave before and after, and where it first changed (when known)."""
+    shown = (
+        Said("outcome.read_before", {"value": before}),
+        Said("outcome.read_after", {"value": after}),
+    )
+    return shown + ((difference,) if difference is not None else ())
 
 
 @dataclass
@@ -312,22 +358,24 @@ class BlockStep(Step):
             problem = judge_appended({"value": observed}, appends[position], models[position],
                                      self.strict, role)  # fmt: skip
             if problem is not None:
-                return _in_round(problem, position)
+                return _in_round(problem, position, self)
         if "stop" in answer:
             position = int(answer["stop"])
             role = self.role if position == 0 else "event_ids"
             problem = judge_appended(answer.get("answer"), appends[position], models[position],
                                      self.strict, role)  # fmt: skip
             return (
-                _in_round(problem, position)
+                _in_round(problem, position, self)
                 if problem
                 else Problem("cause.broken", (), Status.ERROR)
             )
         return None
 
 
-def _in_round(problem: Problem, position: int) -> Problem:
-    at = Said("outcome.in_loop", {"number": position + 1})
+def _in_round(problem: Problem, position: int, step: BlockStep) -> Problem:
+    """The problem of one append of a loop, saying which: the loop in one line, as a loop."""
+    loop = transcript.loop_summary(step.block, step.keep_log)
+    at = Said("outcome.in_loop", {"number": position + 1, "loop": loop})
     return Problem(problem.promise, (at, *problem.outcome), problem.status)
 
 
@@ -386,8 +434,8 @@ class Read(Step):
             if earlier is not None and earlier[0] != text:
                 before, after = self._value(earlier[1]), self._value(answer)
                 if not _equal(before, after):
-                    shown = (Said("outcome.read_before", {"value": self.show(before)}),
-                             Said("outcome.read_after", {"value": self.show(after)}))  # fmt: skip
+                    shown = changed(self.show(before), self.show(after),
+                                    first_change(before, after))  # fmt: skip
                     return Problem(context.changed_promise(self.key), shown)
         if self.raw is not None:
             expected_raw = self.raw(context)
@@ -399,7 +447,8 @@ class Read(Step):
         if _equal(got, expected):
             return None
         promise = self.diagnose(got, expected, context) if self.diagnose else self.promise
-        return Problem(promise, mismatch(self.show(got), self.show(expected)))
+        difference = first_difference(got, expected)
+        return Problem(promise, mismatch(self.show(got), self.show(expected), difference))
 
     def _value(self, answer: dict[str, Any]) -> Any:
         return views_of(answer["value"]) if self.view == "events" else value(answer)
@@ -459,7 +508,8 @@ class View(Step):
         expected = self.expected(context)
         if expected is None or _equal([seen], [expected]):
             return None
-        return Problem(self.promise, mismatch(seen.code(), expected.code()))
+        difference = first_difference(seen, expected)
+        return Problem(self.promise, mismatch(seen.code(), expected.code(), difference))
 
 
 @dataclass
@@ -529,20 +579,23 @@ class Mutate(Step):
         problem = trouble(answer.get("after"), self.promise)
         if problem is not None:
             return problem
-        before, after = (_shown(read, answer.get(key)) for key in ("before", "after"))
+        (before, old), (after, new) = (_shown(read, answer.get(key)) for key in ("before", "after"))
         context.extra_line(read)
-        return Problem(self.promise, (Said("outcome.read_before", {"value": before}),
-                                      Said("outcome.read_after", {"value": after})))  # fmt: skip
+        return Problem(self.promise, changed(before, after, first_change(old, new)))
 
 
-def _shown(read: Step, answer: Any) -> str:
+def _shown(read: Step, answer: Any) -> tuple[str, Any]:
+    """What a read answered, as shown and as a value (None when it holds none)."""
     if not isinstance(answer, dict) or "value" not in answer:
-        return "?"
+        return "?", None
     if isinstance(read, View):
-        return event_view(answer["value"]).code()
+        seen = event_view(answer["value"])
+        return seen.code(), seen
     if isinstance(read, Read):
-        return read.show(views_of(answer["value"]) if read.view == "events" else value(answer))
-    return literal(value(answer))
+        got = views_of(answer["value"]) if read.view == "events" else value(answer)
+        return read.show(got), got
+    got = value(answer)
+    return literal(got), got
 
 
 class Imprecise(Exception):

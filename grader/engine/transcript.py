@@ -93,40 +93,55 @@ def assign(names: Sequence[str | None], code: str) -> str:
 
 def loop(block: Block, log: str) -> str:
     """A block as the loop that makes it, appending to ``log`` (already bound)."""
+    lines = []
+    for rounds, body in _loops(block, log):
+        lines += [f"for i in {rounds}:", *(f"    {log}, _ = {call}" for call in body)]
+    return "\n".join(lines)
+
+
+#: Between a loop's rounds and its calls in a one-line summary: the multiplication sign.
+TIMES = "\u00d7"
+
+
+def loop_summary(block: Block, log: str) -> str:
+    """A block in one line, as a loop still: ``1,005 TIMES append_event(log1, "a", ...)``;
+    a loop of two calls a round, ``40 TIMES (append_event(...); append_event(...))``."""
+    parts = []
+    for _, body in _loops(block, log):
+        calls = body[0] if len(body) == 1 else "(" + "; ".join(body) + ")"
+        parts.append(f"{block.count:,} {TIMES} {calls}")
+    return ", ".join(parts)
+
+
+def _loops(block: Block, log: str) -> list[tuple[str, list[str]]]:
+    """The loops that make a block: each one's rounds (``range(40)``) and the calls of its
+    body, written with ``i``."""
     session = source(block.sessions[0])
     call_id = f'f"{block.label}_{{i}}"'
     call_payload = f'{{"call_id": {call_id}, "name": "search", "arguments": "{{}}"}}'
     result_payload = f'{{"call_id": {call_id}, "content": "ok"}}'
-    header = f"for i in range({block.count}):"
+    rounds = f"range({block.count})"
+    message = '"user_message", {"content": "x"})'
     if block.pattern == "filler":
-        body = [f'{log}, _ = append_event({log}, {session}, "user_message", {{"content": "x"}})']
+        body = [f"append_event({log}, {session}, {message}"]
     elif block.pattern == "spread":
         base = block.sessions[0].replace("{", "{{").replace("}", "}}")
-        spread = "f" + source(base + "{i}")
-        body = [f'{log}, _ = append_event({log}, {spread}, "user_message", {{"content": "x"}})']
+        body = [f"append_event({log}, f{source(base + '{i}')}, {message}"]
     elif block.pattern == "alternate":
         sessions = "[" + ", ".join(source(s) for s in block.sessions) + "]"
-        body = [
-            f"{log}, _ = append_event({log}, {sessions}[i % {len(block.sessions)}], "
-            '"user_message", {"content": "x"})'
-        ]
+        body = [f"append_event({log}, {sessions}[i % {len(block.sessions)}], {message}"]
     elif block.pattern == "pairs":
         body = [
-            f'{log}, _ = append_event({log}, {session}, "tool_call", {call_payload})',
-            f'{log}, _ = append_event({log}, {session}, "tool_result", {result_payload})',
+            f'append_event({log}, {session}, "tool_call", {call_payload})',
+            f'append_event({log}, {session}, "tool_result", {result_payload})',
         ]
     else:
-        body = [f'{log}, _ = append_event({log}, {session}, "tool_call", {call_payload})']
-    lines = [header, *(f"    {line}" for line in body)]
+        body = [f'append_event({log}, {session}, "tool_call", {call_payload})']
+    loops = [(rounds, body)]
     if block.pattern in ("calls_answered", "calls_reversed"):
-        order = f"range({block.count})"
-        if block.pattern == "calls_reversed":
-            order = f"reversed(range({block.count}))"
-        lines += [
-            f"for i in {order}:",
-            f'    {log}, _ = append_event({log}, {session}, "tool_result", {result_payload})',
-        ]
-    return "\n".join(lines)
+        order = rounds if block.pattern == "calls_answered" else f"reversed({rounds})"
+        loops.append((order, [f'append_event({log}, {session}, "tool_result", {result_payload})']))
+    return loops
 
 
 def path_code(root: str, path: Sequence[Any]) -> str:

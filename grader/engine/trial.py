@@ -1,6 +1,6 @@
 """Trying examples in full: each answer judged, the first failure shrunk.
 
-This is the slow path of a property (see :mod:`grader.engine.properties`): it runs when an
+This is the slow path of a property (see :mod:`grader.engine.running`): it runs when an
 example's digests differ from a correct implementation's, or when the bank is stale, and it
 needs the plans, the judge and the shrinker. Every example runs in one request; a call that
 hangs or a process that dies costs CPU time, so after one, smaller examples get less, and
@@ -14,10 +14,11 @@ from typing import Any
 
 from grader.engine.answers import Problem, Skip
 from grader.engine.judge import failure, judge
-from grader.engine.learner import Learner, Stop, StopKind
+from grader.engine.learner import Learner, LoadFailure, Stop, StopKind
 from grader.engine.outcomes import Cause, Failure, Said, Status
 from grader.engine.plan import Plan
 from grader.engine.properties import Property
+from grader.engine.shrink import StopShrinking
 from grader.engine.steps import Imprecise, Mutate
 
 #: After an example that hangs or kills the learner's process, smaller ones get this much
@@ -137,16 +138,33 @@ class Trial:
         return failure(plan, step, problem).noting(Said("note.flaky"))
 
     def smallest(self, value: Any, first: Failure) -> Failure:
-        """The smallest failing example the shrinker finds, starting from ``value``."""
-        from grader.engine.shrink import smallest_failure
+        """The smallest failing example the shrinker finds, starting from ``value`` (see
+        :mod:`grader.engine.smallest`): each smaller candidate asked of the learner's code."""
+        from grader.engine.smallest import smallest_failure
 
-        def fails(candidate: Any) -> Failure | None:
-            try:
-                return self.attempt(candidate)
-            except Skip:
-                return None
+        cheap = self.learner.cheap_kernels
+        return smallest_failure(self.prop.name, value, first, self._candidate, self._fresh, cheap)
 
-        return smallest_failure(self.prop, value, first, fails)
+    def _candidate(self, value: Any) -> Failure | None:
+        """A candidate run while shrinking: its failure, or None (it passes, or is no example
+        this task can judge or this property can build)."""
+        try:
+            self.prop.build(Plan(self.strict), value)
+        except Exception:  # Skip, or a reduction this property has no example for
+            return None
+        try:
+            return self.attempt(value)
+        except Skip:
+            return None
+        except StopProperty:  # time up, or hangs past their budget: keep the smallest so far
+            raise StopShrinking() from None
+
+    def _fresh(self) -> None:
+        """A fresh kernel, the code loaded again (one that no longer loads ends shrinking)."""
+        try:
+            self.learner.load()
+        except LoadFailure:
+            raise StopShrinking() from None
 
     def _spend(self, bad: Failure, stop: Stop | None) -> None:
         """Account for a failure that cost a hung or dead process; stop when the budget is gone.
@@ -166,9 +184,11 @@ def _judged(
     plan: Plan, answers: list[Any], stop: Stop | None, learner: Learner
 ) -> tuple[tuple[int, Problem] | None, Stop | None]:
     """Judge the answers; when a change reached a read and the answer cannot say which
-    change did it, run the example again reading after every change. Should the second run
-    pass (learner code that behaves differently each time), the first answers are judged as
-    they are, with every change shown."""
+    change did it, run the example again reading after every change, on a fresh kernel where
+    one is cheap (the first run may have changed what the code keeps between calls: a list
+    every empty read shares). Should the second run pass (learner code that behaves
+    differently each time), the first answers are judged as they are, with every change
+    shown."""
     try:
         return judge(plan, answers), stop
     except Imprecise:
@@ -176,6 +196,11 @@ def _judged(
     for step in plan.steps:
         if isinstance(step, Mutate):
             step.precise = True
+    try:
+        if learner.cheap_kernels:
+            learner.load()
+    except LoadFailure:
+        return judge(plan, answers), stop
     again, stopped = learner.run([plan.request()])
     found = judge(plan, again)
     if found is not None or stopped is not None:

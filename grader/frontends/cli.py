@@ -6,8 +6,9 @@ target is saved, ``--hint`` shows one more hint for the first task not passing y
 picks the language for one run, and ``lang`` for the whole kit (see
 :mod:`grader.frontends.language`; the locale decides otherwise). Instructor tools are
 subcommands, each importing only what it uses: ``batch`` grades a class, ``gradescope``
-writes a Gradescope autograder, ``release`` (a maintainer's tool, not in a learner's copy)
-writes the learner's copy.
+writes a Gradescope autograder, ``site`` builds and serves the browser page. The learner's
+copy is written by a maintainer's tool the grader does not import: ``python -m maintainer
+release``.
 """
 
 from __future__ import annotations
@@ -31,8 +32,9 @@ SUBCOMMANDS = {
     "batch": "grader.frontends.batch.command",
     "gradescope": "grader.frontends.gradescope.command",
     "site": "grader.frontends.site.command",
-    "release": "maintainer.release.command",
 }
+#: Commands that moved out of the grader, answered with where they are now (exit 2).
+MOVED = {"release": "cli.release_missing"}
 #: The exit status of a grading stopped with Ctrl+C: 128 + SIGINT, as shells report it.
 INTERRUPTED = 130
 #: The settings a learner may change from the command line.
@@ -74,6 +76,9 @@ def main(argv: list[str] | None = None) -> int:
         sys.stdout.reconfigure(errors="backslashreplace")
     if argv and argv[0] in SUBCOMMANDS:
         return run_subcommand(argv[0], argv[1:])
+    if argv and argv[0] in MOVED:
+        print(text(MOVED[argv[0]]), file=sys.stderr)
+        return 2
     parser = build_parser()
     args = parser.parse_args(argv)
     from grader.tasks import select
@@ -101,13 +106,7 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def run_subcommand(name: str, argv: list[str]) -> int:
-    try:
-        command = importlib.import_module(SUBCOMMANDS[name])
-    except ModuleNotFoundError as missing:
-        if name == "release" and missing.name and missing.name.startswith("maintainer"):
-            print(text("cli.release_missing"), file=sys.stderr)
-            return 2
-        raise
+    command = importlib.import_module(SUBCOMMANDS[name])
     return int(command.main(argv))
 
 

@@ -7,6 +7,7 @@ from collections.abc import Iterator
 from typing import TextIO
 
 from grader.engine.contract import function_of
+from grader.engine.difference import MESSAGES
 from grader.engine.outcomes import Cause, Commented, Failure, Line, Report, Said, Status, TaskResult
 from grader.i18n import has, text
 
@@ -18,6 +19,8 @@ _STYLES = {
     Status.ERROR: "bold magenta",
     Status.TAMPERED: "bold red",
 }
+#: The outcome lines that say where an answer first differs from the expected one.
+DIFFERENCES = frozenset(MESSAGES.values())
 #: The longest output of learner code a report shows.
 OUTPUT_SHOWN = 2000
 
@@ -78,21 +81,28 @@ def hint(failure: Failure, level: int = 1) -> str | None:
 
 def failure_lines(failure: Failure) -> Iterator[str]:
     """What broke, the calls that show it, what happened, and what else to know."""
+    return (line for line, _ in styled_failure_lines(failure))
+
+
+def styled_failure_lines(failure: Failure) -> Iterator[tuple[str, str]]:
+    """:func:`failure_lines`, each with its style: where the answer first differs from the
+    expected one stands out (in bold) below the two whole values."""
     if failure.status is Status.FAILED:
-        yield text("report.broken", sentence=sentence(failure))
+        yield text("report.broken", sentence=sentence(failure)), ""
         function = function_of(failure.promise)
         if function and failure.function and function != failure.function:
-            yield text("report.of_function", function=function)
+            yield text("report.of_function", function=function), ""
     elif failure.promise != "outcome.not_implemented":
-        yield sentence(failure)
+        yield sentence(failure), ""
     if failure.lines:
-        yield text("report.case")
+        yield text("report.case"), ""
         for line in failure.lines:
-            yield "    " + case_line(line)
+            yield "    " + case_line(line), ""
     for item in failure.outcome:
-        yield "  -> " + said(item).replace("\n", "\n     ")
+        style = "bold" if item.message in DIFFERENCES else ""
+        yield "  -> " + said(item).replace("\n", "\n     "), style
     for note in failure.notes:
-        yield said(note)
+        yield said(note), ""
 
 
 def case_line(line: Line) -> str:
@@ -112,8 +122,8 @@ def task_lines(result: TaskResult) -> Iterator[tuple[str, str]]:
         _STYLES[result.status],
     )
     if result.failure is not None:
-        for line in failure_lines(result.failure):
-            yield f"    {line}", ""
+        for line, style in styled_failure_lines(result.failure):
+            yield f"    {line}", style
         first = hint(result.failure)
         if first:
             yield "    " + text("report.hint", hint=first), "cyan"

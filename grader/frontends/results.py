@@ -155,9 +155,7 @@ def test_code(result: TaskResult) -> str:
     """The calls that show the failure; for a task with none, the promises it checks."""
     if result.failure is not None and result.failure.lines:
         return "\n".join(line for line in failure_lines(result.failure) if line.startswith("    "))
-    promises = dict.fromkeys(
-        p for prop in TASKS_BY_ID[result.task_id].properties for p in prop.promises
-    )
+    promises = TASKS_BY_ID[result.task_id].promises
     return "\n".join(f"# {text('promise.' + promise)}" for promise in promises)
 
 

@@ -107,21 +107,32 @@ def using_language(language: str | None) -> Iterator[None]:
         _chosen_language.reset(token)
 
 
-#: Modules with words besides the tasks' (a maintainer's module is absent from a learner's copy).
-TEXT_MODULES = ("grader.i18n.texts", "maintainer.release.texts")
+#: The grader's own words; each task's live in its folder (``grader/tasks/<task>/texts.py``).
+TEXT_MODULES = ("grader.i18n.texts",)
+#: Words of tools outside the grader, added by the tools themselves (:func:`register_words`).
+_registered: list[Any] = []
+
+
+def register_words(module: Any) -> None:
+    """Add ``module``'s sentences (its ``EN`` and ``ZH`` dicts) to every catalog.
+
+    For tools built on the grader that carry words of their own: the maintainer's release
+    tool registers its texts when :mod:`maintainer` is imported. The grader never names such a
+    tool, so rendering a report loads none of it, and a learner's copy (which has no
+    ``maintainer/``) loses nothing. Registering a module twice adds it once.
+    """
+    if module not in _registered:
+        _registered.append(module)
+        catalog.cache_clear()
 
 
 def text_modules() -> list[Any]:
-    """Every module holding sentences: the engine's and front ends', the maintainer's (where
-    present) and each task's."""
+    """Every module holding sentences: the engine's and front ends', those registered by the
+    tools loaded (see :func:`register_words`), and each task's."""
     from grader import tasks
 
-    modules = []
-    for name in TEXT_MODULES:
-        try:
-            modules.append(importlib.import_module(name))
-        except ModuleNotFoundError:
-            continue
+    modules = [importlib.import_module(name) for name in TEXT_MODULES]
+    modules.extend(_registered)
     for unit in pkgutil.iter_modules(tasks.__path__):
         if unit.ispkg:
             try:

@@ -33,7 +33,7 @@ EN = {
     "outcome.too_large": "the value returned is too large to compare (millions of items)",
     "outcome.called_exit": "called sys.exit({code}): a function must return or raise, never exit",
     "outcome.raised_control": "raised {kind}: a function must return or raise an Exception",
-    "outcome.in_loop": "in the loop's round {number}:",
+    "outcome.in_loop": "in {loop}, the append number {number}:",
     "outcome.read_before": "before: {value}",
     "outcome.read_after": "after:  {value}",
     "outcome.expected_value_error": "expected: raises ValueError (or a subclass) and appends nothing",
@@ -73,19 +73,21 @@ EN = {
     "cause.grader": "The grader itself failed; please report this.",
     "hint.cause.timed_out.1": (
         "A call never returned: look for a loop whose condition never changes, or recursion "
-        "without an end, in the call shown last."
+        "without an end."
     ),
     "hint.cause.timed_out.2": (
-        "Run the calls shown above yourself; if they only get slow, look for work that grows "
-        "with the square of the log (copying it on every step of a loop)."
+        "Call your functions yourself on a log of a few thousand events; if they only get "
+        "slow, look for work that grows with the square of the log (copying it on every step "
+        "of a loop)."
     ),
     "hint.cause.error.1": (
         "A function must return a value or raise an exception: never exit, never end the "
         "process, never write into the grader's channel."
     ),
-    "hint.cause.error.2": "Run the calls shown above yourself and look at what happens.",
+    "hint.cause.error.2": "Call your functions yourself in a plain Python session and watch what happens to it.",
     "hint.cause.tampered.1": (
-        "Solutions need none of this: remove the code named above and grade again."
+        "Solutions need none of this: remove the code that reaches for files, processes, "
+        "sockets or the grader, and grade again."
     ),
     "hint.cause.tampered.2": "The standard library's ordinary modules (copy, json, dataclasses, ...) are all you need.",
     "hint.not_implemented.1": "Write the functions this task names; the docstrings say what each must do.",
@@ -115,7 +117,7 @@ EN = {
     "load.timed_out": "Importing it did not finish within {seconds:g} seconds.",
     "load.died": "The process stopped while importing it (exit code {code}).",
     "load.broke": "While it was imported, its process wrote into the grader's channel.",
-    "load.tampered": "While it was imported, it tried to reach the grader or the system (see the reports).",
+    "load.tampered": "While it was imported, it tried to reach the grader or the system.",
     # --- the report -----------------------------------------------------------------------
     "report.title": "Grading {target}",
     "report.task": "{number}. {name}",
@@ -180,7 +182,7 @@ EN = {
     "cli.subcommands": (
         "Instructor commands: 'python -m grader batch SUBMISSIONS_DIR --out OUT_DIR' grades a "
         "class; 'python -m grader gradescope OUT.zip' writes a Gradescope autograder; "
-        "'python -m grader release OUT_DIR' (in the kit, not in a learner's copy) writes the "
+        "'python -m maintainer release OUT_DIR' (in the kit, not in a learner's copy) writes the "
         "learner's copy. Add --help to any of them for its options."
     ),
     "cli.target": (
@@ -197,7 +199,7 @@ EN = {
     "cli.no_sandbox": "run learner code without a sandbox (the same as --isolation none)",
     "cli.unknown_task": "no task is called {task}: give a task's number or its id",
     "cli.interrupted": "Grading stopped (Ctrl+C): no report, and no results file written.",
-    "cli.release_missing": "release is a maintainer's tool: it is in the kit, not in a learner's copy.",
+    "cli.release_missing": "release is a maintainer's tool: run 'python -m maintainer release OUT_DIR' in the kit (a learner's copy has none).",
     "cli.pytest_target": "what to grade: exercises (default), solutions, a dotted module name, or a path; falls back to ${env}",
     # --- settings (every front end's options come from these) ---------------------------
     "settings.example_seconds": "CPU seconds one example may use before the call running then counts as timed out; where CPU time cannot be measured, wall-clock seconds (default {default:g})",
@@ -228,6 +230,7 @@ EN = {
     "cli.batch.no_sandbox": "grade without isolation (only where none can be had; every output then says so)",
     "cli.batch.no_progress": "do not draw the progress bar",
     "cli.batch.not_a_folder": "{path} is not a folder of submissions.",
+    "cli.batch.stopped": "Batch stopped ({signal}): nothing was written to {out}, and no grading is left running.",
     "cli.batch.no_sandbox_available": (
         "Cannot grade safely: bubblewrap (bwrap) is not installed or cannot create a sandbox "
         "here, and uid isolation needs root. Install bubblewrap (Debian/Ubuntu: sudo apt "
@@ -335,6 +338,21 @@ EN = {
     "site.build.npm_failed": "npm ci failed in {folder}:\n{output}",
     "site.build.esbuild_failed": "esbuild could not bundle the editor:\n{output}",
     "site.build.edited_stubs": "this copy is not a git checkout, and exercises/{name} is no longer a stub: the site would hand out your work as the exercise; build it from a clone of the kit",
+    # --- the folders any user may write (uid isolation) ---------------------------------------
+    "batch.folders.private": (
+        "Each submission wrote only in a tmpfs of its own, mounted over the folders any user "
+        "may write here ({folders}) and over its temporary folder: at most {files} files and "
+        "{mib} MiB, gone when its grading ended."
+    ),
+    "batch.folders.shared": (
+        "The folders any user may write here ({folders}) were shared with the machine (no "
+        "private mounts here): what each submission left there was measured after every call, "
+        "stopped past {files} files or {mib} MiB, and removed when its grading ended."
+    ),
+    "batch.note.write_budget": (
+        "held {files} files and {size} bytes where it may write, past the budget of "
+        "{max_files} files and {max_size} bytes"
+    ),
     # --- the grade's own time and trouble -----------------------------------------
     "outcome.timed_out_wall": "this call did not return within {seconds:g} seconds on the clock (here CPU time cannot be counted; an endless loop?); the other tasks were still graded",
     "outcome.blocked": "this call stopped computing and waited (on a lock, a pipe, input?) far longer than a call may take: a function must return or raise, never wait",
@@ -373,7 +391,7 @@ ZH: dict[str, tuple[str, str]] = {
     "outcome.too_large": ("767d4ead", "返回值太大（有上百万个元素），没法比较"),
     "outcome.called_exit": ("942f6f6f", "调用了 sys.exit({code})：函数只能返回或抛出异常，不能退出"),
     "outcome.raised_control": ("d0290000", "抛出了 {kind}：函数只能返回，或者抛出 Exception 及其子类"),
-    "outcome.in_loop": ("a6a59365", "循环的第 {number} 轮："),
+    "outcome.in_loop": ("e7266883", "{loop} 中的第 {number} 次追加："),
     "outcome.read_before": ("e08be8e3", "之前：{value}"),
     "outcome.read_after": ("99833a2e", "之后：{value}"),
     "outcome.expected_value_error": ("059bd264", "应当：抛出 ValueError（或其子类），并且不追加任何事件"),
@@ -398,11 +416,11 @@ ZH: dict[str, tuple[str, str]] = {
     "cause.tampered": ("f7c8b132", "你的代码试图以正常解答用不到的方式接触判题器（或系统），因此不得分。它尝试了："),
     "cause.reload": ("3f976795", "在新进程里重新加载你的代码时失败了。"),
     "cause.grader": ("81162ef8", "判题器自身出错了，请报告这个问题。"),
-    "hint.cause.timed_out.1": ("1bb385ab", "有一次调用一直没有返回：在最后列出的那次调用里，找找条件永远不变的循环，或者没有终止条件的递归。"),
-    "hint.cause.timed_out.2": ("d32a57cc", "自己运行一遍上面列出的调用；如果只是变慢，找找随日志长度平方增长的开销（比如在循环的每一步都复制一遍日志）。"),
+    "hint.cause.timed_out.1": ("4e4b91d0", "有一次调用一直没有返回：找找条件永远不变的循环，或者没有终止条件的递归。"),
+    "hint.cause.timed_out.2": ("c45c1eba", "自己在几千个事件的日志上调用你的函数；如果只是变慢，找找随日志长度平方增长的开销（比如在循环的每一步都复制一遍日志）。"),
     "hint.cause.error.1": ("7033986f", "函数只能返回值或抛出异常：不要退出，不要结束进程，也不要往判题器的通道里写东西。"),
-    "hint.cause.error.2": ("98fb6cf2", "自己运行一遍上面列出的调用，看看发生了什么。"),
-    "hint.cause.tampered.1": ("37ed36b0", "正常的解答用不到这些：删掉上面指出的代码，然后重新判题。"),
+    "hint.cause.error.2": ("c70b63ce", "在普通的 Python 会话里自己调用你的函数，看看这个会话发生了什么。"),
+    "hint.cause.tampered.1": ("a8286f81", "正常的解答用不到这些：删掉接触文件、进程、套接字或判题器的代码，然后重新判题。"),
     "hint.cause.tampered.2": ("cbdca09e", "标准库里的常规模块（copy、json、dataclasses 等）就够用了。"),
     "hint.not_implemented.1": ("36699fcf", "写出这个任务列出的函数；每个函数该做什么，docstring 里都写了。"),
     "hint.not_implemented.2": ("ff73cd9c", "按顺序来：先写任务 1 的函数，之后每个任务再多写一个函数。"),
@@ -423,7 +441,7 @@ ZH: dict[str, tuple[str, str]] = {
     "load.timed_out": ("889208cd", "导入没有在 {seconds:g} 秒内完成。"),
     "load.died": ("3cfea145", "导入时进程退出了（退出码 {code}）。"),
     "load.broke": ("f054a72f", "导入过程中，它的进程往判题器的通道里写了东西。"),
-    "load.tampered": ("b357cd4b", "导入过程中，它试图接触判题器或系统（详见下面的记录）。"),
+    "load.tampered": ("89ae0eb4", "导入过程中，它试图接触判题器或系统。"),
     "report.title": ("ae3ed5d2", "判题：{target}"),
     "report.task": ("406b17c6", "{number}. {name}"),
     "report.broken": ("2370127b", "违反的约定：{sentence}"),
@@ -475,7 +493,7 @@ ZH: dict[str, tuple[str, str]] = {
     "watch.regrading": ("a39dfd62", "检测到文件保存，重新判题。"),
     "watch.stopped": ("18c462bb", "已停止监视。"),
     "cli.description": ("09721d8f", "根据行为给五个事件日志函数判题。"),
-    "cli.subcommands": ("e26595da", "教师命令：'python -m grader batch SUBMISSIONS_DIR --out OUT_DIR' 给全班的作业判题；'python -m grader gradescope OUT.zip' 生成 Gradescope 的 autograder；'python -m grader release OUT_DIR'（只在完整的套件里有，学习者版副本里没有）写出学习者版副本。在任意一个命令后面加 --help，可以查看它的选项。"),
+    "cli.subcommands": ("17c15afb", "教师命令：'python -m grader batch SUBMISSIONS_DIR --out OUT_DIR' 给全班的作业判题；'python -m grader gradescope OUT.zip' 生成 Gradescope 的 autograder；'python -m maintainer release OUT_DIR'（只在完整的套件里有，学习者版副本里没有）写出学习者版副本。在任意一个命令后面加 --help，可以查看它的选项。"),
     "cli.target": ("7119c0a2", "要判题的对象：exercises（默认）、solutions、点分模块名、文件夹（一个包、放练习文件的文件夹，或者只有一个 .py 文件的文件夹），或者定义了这五个函数的 .py 文件（设置了 ${env} 时默认取它）"),
     "cli.task": ("30772305", "只判这个任务，用编号或 id 指定（{tasks}）；可以重复使用来指定多个"),
     "cli.watch": ("37985ca5", "每次保存目标里的文件时重新判题（按 Ctrl+C 退出）"),
@@ -486,7 +504,7 @@ ZH: dict[str, tuple[str, str]] = {
     "cli.no_sandbox": ("55a39bda", "不用沙箱运行学习者代码（等同于 --isolation none）"),
     "cli.unknown_task": ("b5df8696", "没有叫 {task} 的任务：请给出任务的编号或 id"),
     "cli.interrupted": ("ed933887", "判题已中断（Ctrl+C）：没有报告，也没有写出结果文件。"),
-    "cli.release_missing": ("90c2fd4f", "release 是维护者用的工具：它在完整的套件里，学习者版副本里没有。"),
+    "cli.release_missing": ("66904453", "release 是维护者用的工具：请在完整的套件里运行 'python -m maintainer release OUT_DIR'（学习者版副本里没有它）。"),
     "cli.pytest_target": ("ba7d5ae3", "要判题的对象：exercises（默认）、solutions、点分模块名或路径；没有指定时取 ${env}"),
     "settings.example_seconds": ("2da76e39", "一个示例可用的 CPU 秒数，用完后正在运行的那次调用算作超时；测不到 CPU 时间时按墙钟秒数计（默认 {default:g}）"),
     "settings.task_seconds": ("13326962", "一个任务总共可用的 CPU 秒数（默认 {default:g}）"),
@@ -507,6 +525,7 @@ ZH: dict[str, tuple[str, str]] = {
     "cli.batch.no_sandbox": ("35812f41", "不隔离，直接判题（只在无法隔离时使用；所有输出都会注明这一点）"),
     "cli.batch.no_progress": ("9df94ea8", "不显示进度条"),
     "cli.batch.not_a_folder": ("3490489a", "{path} 不是存放作业的文件夹。"),
+    "cli.batch.stopped": ("d9297985", "批量判题已停止（{signal}）：{out} 里什么也没有写，也没有留下还在运行的判题进程。"),
     "cli.batch.no_sandbox_available": ("39d17770", "无法安全地判题：没有安装 bubblewrap（bwrap），或者它在这里无法创建沙箱，而 uid 隔离需要 root 权限。请安装 bubblewrap（Debian/Ubuntu：sudo apt install bubblewrap）后重试，或者加上 --no-sandbox 不隔离直接判题。"),
     "cli.batch.closed": ("70c23190", "判题期间，以下路径对其他用户关闭（判完后恢复）：{paths}"),
     "cli.batch.done": ("486ce287", "用 {seconds:.0f} 秒判完了 {count} 份作业：{statuses}。"),
@@ -595,6 +614,10 @@ ZH: dict[str, tuple[str, str]] = {
     "site.build.npm_failed": ("8568eaf7", "在 {folder} 里运行 npm ci 出错：\n{output}"),
     "site.build.esbuild_failed": ("c671557e", "esbuild 无法打包编辑器：\n{output}"),
     "site.build.edited_stubs": ("ac70d75a", "这份副本不是 git 仓库，而 exercises/{name} 已经不是桩代码了：网站会把你的代码当成练习发出去。请在套件的 git 克隆里构建网站"),
+    # the folders any user may write (uid isolation)
+    "batch.folders.private": ("62d8e0bb", "每份作业只能写进它自己的 tmpfs：这个 tmpfs 挂载在这里所有用户都能写的文件夹（{folders}）和它的临时文件夹上，最多 {files} 个文件、{mib} MiB，判题结束时随之消失。"),
+    "batch.folders.shared": ("5b8cb5d4", "这里所有用户都能写的文件夹（{folders}）与整台机器共用（这里无法做私有挂载）：每份作业留在里面的东西在每次调用后都会被统计，超过 {files} 个文件或 {mib} MiB 就会被停下，判题结束时全部删除。"),
+    "batch.note.write_budget": ("013c9899", "在它能写的地方留下了 {files} 个文件、共 {size} 字节，超出了 {max_files} 个文件、{max_size} 字节的上限"),
     # --- the grade's own time and trouble -----------------------------------------
     "outcome.timed_out_wall": ("c0161021", "这次调用在 {seconds:g} 秒（按时钟算：这里数不了 CPU 时间）内没有返回（死循环？）；其他任务照常判题"),
     "outcome.blocked": ("6976b4aa", "这次调用停下来不再计算，一直在等（等锁、管道还是输入？），远远超过一次调用能用的时间：函数只能返回或抛出异常，不能等待"),
@@ -610,4 +633,27 @@ ZH: dict[str, tuple[str, str]] = {
     # --- a comment in a shown case ------------------------------------------------
     "outcome.raises": ("533ea7b3", "抛出 {error}"),
 }
+# fmt: on
+
+# --- where a wrong answer first differs from the expected one, or a read first changed ------
+# (grader.engine.difference): the path is Python, and each side a value as Python writes it.
+EN.update(
+    {
+        "outcome.differs_at": "they first differ at {path}: returned {first}, expected {second}",
+        "outcome.missing_at": "they first differ at {path}: nothing came back there, expected {second}",
+        "outcome.extra_at": "they first differ at {path}: returned {first}, where nothing was expected",
+        "outcome.changed_at": "it first changed at {path}: {first} before, {second} after",
+        "outcome.removed_at": "it first changed at {path}: {first} before, gone after",
+        "outcome.added_at": "it first changed at {path}: nothing before, {second} after",
+    }
+)
+# fmt: off
+ZH.update({
+    "outcome.differs_at": ("99b8ddbd", "两者第一处不同在 {path}：返回的是 {first}，应为 {second}"),
+    "outcome.missing_at": ("547450a9", "两者第一处不同在 {path}：返回值里没有这一项，应为 {second}"),
+    "outcome.extra_at": ("19ce7dc3", "两者第一处不同在 {path}：返回了 {first}，而这里本不该有东西"),
+    "outcome.changed_at": ("592b8529", "第一处变化在 {path}：之前是 {first}，之后是 {second}"),
+    "outcome.removed_at": ("d8efbce8", "第一处变化在 {path}：之前是 {first}，之后没有了"),
+    "outcome.added_at": ("23aec8c7", "第一处变化在 {path}：之前没有，之后多了 {second}"),
+})
 # fmt: on

@@ -27,10 +27,11 @@ from typing import Any
 
 HERE = Path(__file__).resolve().parent
 #: The kernel's files, in the order they are executed into its namespace.
-#: (:mod:`.loading` imports the submission; :mod:`.serve` is the pipes' end of the channel.)
+#: (:mod:`.refusals` is the guard's table; :mod:`.loading` imports the submission; :mod:`.serve`
+#: is the pipes' end of the channel.)
 FILES = (
     "capture", "isolated", "clock", "wire", "reach", "observe", "digest", "mutate", "calls",
-    "plans", "guard", "loading", "serve",
+    "plans", "refusals", "guard", "loading", "serve",
 )  # fmt: skip
 #: The files a kernel without a sandbox needs (no guard, no pipe).
 IN_PROCESS_FILES = FILES[:10]

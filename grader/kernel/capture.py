@@ -10,10 +10,12 @@ without them.
 
 from __future__ import annotations
 
+import _functools  # type: ignore[import-not-found]  # (no stub: functools.partial is it)
 import _json
 import _operator
 import _pickle
 import collections as _collections
+import gc as _gc
 import marshal as _marshal
 import sys as _sys
 import types as _types
@@ -44,6 +46,12 @@ _getitem = _operator.getitem
 _setitem = _operator.setitem
 _delitem = _operator.delitem
 _methodcaller = _operator.methodcaller
+#: What an object refers to, read by the collector's own traversal: it calls no Python code,
+#: so it shows what a ``MappingProxyType`` wraps without asking the mapping anything.
+_referents = _gc.get_referents
+_map = map
+_partial = _functools.partial
+_list = list
 
 _marshal_loads = _marshal.loads
 #: Reads the plain data the trusted side pickles (dicts, lists, tuples, text and numbers only:

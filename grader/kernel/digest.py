@@ -42,10 +42,11 @@ if TYPE_CHECKING:
         _str_join,
         _token_nonce,
     )
-    from grader.kernel.observe import Unreadable
     from grader.kernel.reach import (
         Reach,
+        Unreadable,
         collecting,
+        reach_all_fields,
         reach_call,
         reach_fields,
         reach_is_mapping,
@@ -120,12 +121,10 @@ def seen(value: Any, kind: str) -> Reach:
     if kind == "event":
         return (yield from digest_text((yield from reach_fields(value))))
     if kind == "events":
-        events: list[Any] = []
-        for item in (yield from reach_items(value)):
-            try:
-                _list_append(events, (yield from reach_fields(item)))
-            except Unreadable as problem:
-                raise Unreadable(problem.what, value) from None
+        try:
+            events = yield from reach_all_fields((yield from reach_items(value)))
+        except Unreadable as problem:
+            raise Unreadable(problem.what, value) from None
         return (yield from digest_text(events))
     if kind == "list":
         return (yield from digest_text((yield from reach_items(value))))

@@ -19,8 +19,14 @@ imported and impossible to remove, denies them:
   code (extension modules from outside the standard library, SQLite extensions), signals,
   threads, subprocesses, ``kill``, ``prlimit``, sockets;
 * files: reading ``/proc`` and ``/dev/fd`` (the way to the process's own memory and pipes),
-  reading outside the submission, the standard library and the temporary folder, and
-  changing anything outside the temporary folder (SQLite databases included).
+  reading outside the submission, the standard library and the temporary folder, opening a
+  folder outside it (a ``dir_fd`` would lead elsewhere), and changing anything outside it.
+
+What raises no event at all (``faulthandler``, ``os.memfd_create``, ``sqlite3``,
+``sys.getrefcount``, ...) is taken out of reach before the submission is imported, as the
+tables in :mod:`.refusals` say, each entry with its reason: a refused module cannot be
+imported and a refused function raises the guard's own event, both reported; a missing
+one fails quietly, as on a system without it.
 
 The hook runs no learner code: every argument of an event may come from learner code
 (``sys.audit`` raises any event with any arguments), so each is checked for its exact type
@@ -40,6 +46,7 @@ from __future__ import annotations
 import _thread as _guard_thread
 import gc as _guard_gc
 import posix as _guard_posix
+import stat as _guard_stat
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -53,6 +60,13 @@ if TYPE_CHECKING:
         _str_exact,
         _str_startswith,
     )
+    from grader.kernel.refusals import (
+        MISSING_MODULES,
+        REFUSAL_CODE,
+        REFUSED_EVENT,
+        REFUSED_MODULES,
+        take_out_of_reach,
+    )
 
 #: Reports kept, oldest first (the trusted side reads them after every request).
 REPORTS: list[dict[str, str]] = []
@@ -60,25 +74,17 @@ REPORTS: list[dict[str, str]] = []
 FAULTS: list[str] = []
 MAX_REPORTS = 50
 FRAME_ATTRIBUTES = frozenset({"tb_frame", "gi_frame", "cr_frame", "ag_frame"})
-#: Modules no honest solution imports, and whose only use here would be to get around the
-#: guard or the sandbox (``gc``: its ``garbage`` list; the ``dbm`` modules write files
-#: without an audit event). ``_imp`` and ``_thread`` are loaded already: these names stop
-#: them from being built again, with the functions the kernel replaced.
-DENIED_MODULES = frozenset(
-    {
-        "ctypes", "_ctypes", "signal", "_signal", "_posixsubprocess", "_posixshmem",
-        "_testcapi", "_testinternalcapi", "_testbuffer", "_testmultiphase", "_testsinglephase",
-        "_testclinic", "_testimportmultiple", "_ctypes_test", "_xxtestfuzz",
-        "_xxsubinterpreters", "_xxinterpchannels", "_interpreters", "_interpchannels",
-        "_interpqueues", "_lsprof", "_remote_debugging", "gc", "_imp", "_thread", "dbm", "_dbm",
-        "_gdbm",
-    }
-)  # fmt: skip
+#: Modules no honest solution imports, whose only use here would be to get around the guard
+#: or the sandbox; and modules loaded already (``_imp``, ``_thread``, ``posix``, ``sys``) whose
+#: names stop them from being built again, with the functions the kernel replaced. Each has
+#: its reason in :data:`.refusals.REFUSED_MODULES`.
+DENIED_MODULES = frozenset(REFUSED_MODULES)
 #: Modules that do not exist where learner code runs, though the interpreter could make them:
-#: a browser's worker adds its bridges to JavaScript (:data:`.messages.BRIDGES`). Importing
-#: one fails as importing a missing module does on the command line, unreported, so a
-#: submission that tries gets the same grade in both places.
-ABSENT_MODULES: list[str] = []
+#: the missing ones of :data:`.refusals.MISSING_MODULES`, and in a browser's worker its
+#: bridges to JavaScript (:data:`.messages.BRIDGES`). Importing one fails as importing a
+#: missing module does, unreported, so a submission that tries gets the same grade as one
+#: that does not, in every place.
+ABSENT_MODULES: list[str] = list(MISSING_MODULES)
 _IMPORT_MACHINERY = ("<frozen importlib", "<frozen zipimport")
 _SPOOFED = ("<frozen", "<kernel", "<grading")
 #: Paths no learner code may open: the process's memory, descriptors and the like.
@@ -111,6 +117,7 @@ def install(
             learner code cannot make.
     """
     trusted = (where_raised.__code__, *(function.__code__ for function in kernel))
+    take_out_of_reach()  # before the hook: it compiles under a name the hook refuses
     busy: set[int] = set()
     thread = _guard_thread.get_ident
     gc_enabled, gc_disable, gc_enable = _guard_gc.isenabled, _guard_gc.disable, _guard_gc.enable
@@ -162,6 +169,8 @@ def _decide(denial: Denial, event: str, trusted: tuple[Any, ...]) -> BaseExcepti
     caller = _caller(2)  # _decide <- hook <- (C: the audited operation) <- caller
     if caller is not None and any(caller.f_code is code for code in trusted):
         return None
+    if caller is not None and any(caller.f_code is code for code in REFUSAL_CODE):
+        caller = caller.f_back  # a refused function: who called it
     direct = _learner_line(_past_imports(caller) if event == "import" else caller)
     reported = report == "always" or (report == "direct" and direct is not None)
     where = direct or _first_learner_line(caller)
@@ -255,15 +264,22 @@ def _check_import(args: tuple[Any, ...], temporary: str) -> Denial | None:
     if any(part in DENIED_MODULES for part in name.split(".")):
         return _deny(ImportError(f"{name} is not available while grading"), "direct", name)
     if name.split(".")[0] in ABSENT_MODULES:
-        return _deny(ModuleNotFoundError(f"No module named {name!r}"), "never")
+        return _missing(name)
     # An extension module (the import system names its file): only the standard library's
     # own, and none of the denied ones under another name (``x._ctypes``).
     path = _text_of(args[1]) if len(args) > 1 else None
     if path is not None:
         stem = path.rsplit("/", 1)[-1].split(".", 1)[0]
+        if stem in ABSENT_MODULES:
+            return _missing(stem)
         if stem in DENIED_MODULES or not _inside(_normal(path), _STDLIB):
             return _deny(ImportError(f"{name} is not available while grading"), "always", path)
     return None
+
+
+def _missing(name: str) -> Denial:
+    """A module that is not there: the error a Python built without it raises, unreported."""
+    return _deny(ModuleNotFoundError(f"No module named {name!r}", name=name), "never")
 
 
 def _unmarshal(args: tuple[Any, ...], temporary: str) -> Denial | None:
@@ -292,20 +308,33 @@ def _file_holds(path: str, data: bytes | memoryview) -> bool:
     return content is not None and content[_PYC_HEADER:] == data
 
 
+# Taken now: learner code may replace a module's functions, and the hook must never call one
+# of its (it would run with every event let through).
+_posix_open, _posix_read, _posix_close = _guard_posix.open, _guard_posix.read, _guard_posix.close
+_posix_stat, _O_RDONLY, _is_dir = _guard_posix.stat, _guard_posix.O_RDONLY, _guard_stat.S_ISDIR
+
+
 def _read_file(path: str) -> bytes | None:
     try:
-        fd = _guard_posix.open(path, _guard_posix.O_RDONLY)
+        fd = _posix_open(path, _O_RDONLY)
     except OSError:
         return None
     chunks: list[bytes] = []
     try:
-        while chunk := _guard_posix.read(fd, 1 << 20):
+        while chunk := _posix_read(fd, 1 << 20):
             _list_append(chunks, chunk)
     except OSError:
         return None
     finally:
-        _guard_posix.close(fd)
+        _posix_close(fd)
     return b"".join(chunks)
+
+
+def _is_folder(path: str) -> bool:
+    try:
+        return _is_dir(_posix_stat(path).st_mode)
+    except (OSError, ValueError):
+        return False
 
 
 def _compile(args: tuple[Any, ...], temporary: str) -> Denial | None:
@@ -344,6 +373,11 @@ def _open(args: tuple[Any, ...], temporary: str) -> Denial | None:
         return _deny(PermissionError(f"write files under {temporary} only"), "never", path)
     if writing and not _spend_a_write():
         return _full()
+    if not writing and not _inside(full, [temporary]) and _is_folder(path):
+        # A folder's descriptor is what ``dir_fd`` takes, and the ``open`` event does not
+        # carry ``dir_fd``: ``os.open("x", O_CREAT, dir_fd=folder)`` would look, to this
+        # rule, like a file in the temporary folder. So only the temporary folder's own.
+        return _deny(PermissionError(f"{path} is not available while grading"), "never", path)
     if not writing and not _inside(full, [*_ROOTS, *_STDLIB, temporary, *_READABLE]):
         # The kit, the grader and other submissions are not the learner's to read.
         return _deny(PermissionError(f"{path} is not available while grading"), "direct", path)
@@ -407,6 +441,13 @@ def _listing(args: tuple[Any, ...], temporary: str) -> Denial | None:
     return None
 
 
+def _refused(args: tuple[Any, ...], temporary: str) -> Denial | None:
+    """A function of :data:`.refusals.REFUSED_FUNCTIONS`, called: refused, and reported when
+    learner code called it itself."""
+    name = (_text_of(args[0]) if args else None) or "?"
+    return _deny(PermissionError(f"{name} is not available while grading"), "direct", name)
+
+
 def _refuse_quietly(args: tuple[Any, ...], temporary: str) -> Denial | None:
     return _deny(PermissionError("not available while grading"), "never")
 
@@ -439,6 +480,8 @@ RULES: dict[str, Callable[[tuple[Any, ...], str], Denial | None]] = {
     "sys._getframe": _frames,
     "sys._current_frames": _frames,
     "sys._current_exceptions": _frames,
+    "sys._getframemodulename": _frames,
+    REFUSED_EVENT: _refused,
     "object.__getattr__": _attribute,
     "gc.get_objects": _never,
     "gc.get_referrers": _never,

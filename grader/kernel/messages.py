@@ -36,6 +36,7 @@ if TYPE_CHECKING:
     from grader.kernel.isolated import Capture
     from grader.kernel.loading import _after_request, _load
     from grader.kernel.plans import OUTPUT, _output, run_request, use_progress
+    from grader.kernel.reach import placeholder
     from grader.kernel.wire import decode, encode
 
 import sys as _sys
@@ -102,7 +103,7 @@ def serve_messages(config: dict[str, Any], post: Callable[[str], None]) -> Calla
     install_clocks(_sys_modules)
     if config.get("guard", True):
         install(_sys.addaudithook, config["temporary"],
-                (_Messages.receive, serve_messages, run_request, decode))  # fmt: skip
+                (_Messages.receive, serve_messages, run_request, decode, placeholder))  # fmt: skip
     # Their submodules too (``pyodide.code``, ``_pyodide._importhook``): a name left in
     # ``sys.modules`` is reachable without importing anything.
     for name in [name for name in _sys_modules if name.split(".")[0] in BRIDGES]:

@@ -28,8 +28,9 @@ if TYPE_CHECKING:
         _methodcaller,
         _setitem,
     )
-    from grader.kernel.observe import EVENT_FIELDS, _Counter, observe
+    from grader.kernel.observe import _Counter, observe
     from grader.kernel.reach import (
+        EVENT_FIELDS,
         Raised,
         Reach,
         reach_call,

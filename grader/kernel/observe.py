@@ -34,27 +34,20 @@ if TYPE_CHECKING:
         _str_startswith,
         _UnicodeEncodeError,
     )
-    from grader.kernel.reach import Reach, reach_fields, reach_items, reach_plain
+    from grader.kernel.reach import (
+        EVENT_FIELDS,
+        MAX_DEPTH,
+        Reach,
+        TooLarge,
+        Unreadable,
+        reach_fields,
+        reach_items,
+        reach_plain,
+    )
 
-#: How deep a learner value is followed: far past any payload the grader builds.
-MAX_DEPTH = 200
 #: How many items one observation may hold before it is refused as too large.
 MAX_NODES = 2_000_000
-EVENT_FIELDS = ("event_id", "session_id", "type", "payload")
 _INF = float("inf")
-
-
-class Unreadable(Exception):
-    """A learner value is not what the contract promises: ``what`` names the promise
-    (``attribute:NAME``, ``mapping``, ``sequence``), ``value`` is the value."""
-
-    def __init__(self, what: str, value: Any) -> None:
-        self.what = what
-        self.value = value
-
-
-class TooLarge(Exception):
-    """An observation would hold more than :data:`MAX_NODES` items."""
 
 
 class _Counter:

@@ -50,8 +50,8 @@ if TYPE_CHECKING:
     from grader.kernel.capture import _list_append, _marshal_loads
     from grader.kernel.digest import judged_digest, seen
     from grader.kernel.mutate import make_change, plan_changes
-    from grader.kernel.observe import TooLarge, Unreadable, show, viewed
-    from grader.kernel.reach import Raised, reach_follow
+    from grader.kernel.observe import show, viewed
+    from grader.kernel.reach import Raised, TooLarge, Unreadable, reach_follow
     from grader.kernel.wire import decode, encode
 
 #: A step's generator: yields calls, receives their outcomes, returns the step's answer.

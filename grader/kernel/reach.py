@@ -26,12 +26,15 @@ if TYPE_CHECKING:
         _float_exact,
         _getitem,
         _int_exact,
+        _list,
         _list_append,
+        _map,
         _MappingProxy,
+        _partial,
+        _referents,
         _str_exact,
         _token_nonce,
     )
-    from grader.kernel.observe import EVENT_FIELDS, TooLarge, Unreadable
 
 #: A generator that yields calls and returns plain data.
 Reach = Generator[tuple[Any, ...], tuple[int, Any], Any]
@@ -39,6 +42,22 @@ Reach = Generator[tuple[Any, ...], tuple[int, Any], Any]
 MAX_DEPTH = 200
 #: How many learner values one observation may resolve before it is too large.
 MAX_RESOLVED = 100_000
+#: The fields of an event, in the order every answer lists them.
+EVENT_FIELDS = ("event_id", "session_id", "type", "payload")
+
+
+class Unreadable(Exception):
+    """A learner value is not what the contract promises: ``what`` names the promise
+    (``attribute:NAME``, ``mapping``, ``sequence``), ``value`` is the value."""
+
+    def __init__(self, what: str, value: Any) -> None:
+        self.what = what
+        self.value = value
+
+
+class TooLarge(Exception):
+    """An observation would hold more than its limit: :data:`MAX_RESOLVED` learner values
+    reached, or ``observe``'s ``MAX_NODES`` items."""
 
 
 class Raised(Exception):
@@ -84,6 +103,32 @@ def reach_fields(event: Any) -> Reach:
     if not (yield from reach_is_mapping(fields[3])):
         raise Unreadable("mapping", event)
     return fields
+
+
+def reach_all_fields(events: list[Any]) -> Reach:
+    """Each event's ``(event_id, session_id, type, payload)``, as :func:`reach_fields` reads
+    one, in one call for them all (the attribute reads run in C, one after another, as one
+    loop would make them).
+
+    Raises:
+        Unreadable: an event lacks an attribute, or its payload is not a mapping.
+    """
+    try:
+        # The map is made here (iterating a list runs nothing of the learner's); ``list``
+        # runs it through the trampoline, so no frame of the kernel's sits between.
+        read = yield from reach_call(_list, _map(_attrgetter(*EVENT_FIELDS), events))
+    except Raised as raised:
+        if not isinstance(raised.error, AttributeError):
+            raise
+        read = None  # which event, and which attribute: asked one by one
+    if read is None:
+        for event in events:
+            yield from reach_fields(event)
+        raise Unreadable("sequence", events)  # pragma: no cover - an attribute came and went
+    for event, fields in zip(events, read, strict=True):
+        if not (yield from reach_is_mapping(fields[3])):
+            raise Unreadable("mapping", event)
+    return read
 
 
 def reach_is_mapping(value: Any) -> Reach:
@@ -183,12 +228,21 @@ def _plain_items(items: Any, budget: list[int], depth: int) -> Reach:
 def collecting(found: list[Any]) -> Any:
     """The default of the digest's encoder: every value it cannot write is collected and
     replaced by a placeholder, resolved afterwards by calls (see :mod:`.digest`)."""
+    return _partial(placeholder, found)
 
-    def placeholder(value: Any) -> str:
-        _list_append(found, value)
-        return PLACEHOLDER + _token_nonce + str(len(found) - 1) + PLACEHOLDER
 
-    return placeholder
+def placeholder(found: list[Any], value: Any) -> Any:
+    """What the encoder writes for ``value``: a proxy over a plain dict is written as that
+    dict, at C speed, read by the collector's traversal, which asks the mapping nothing (and
+    what the encoder then does with the dict, it does after this function has returned).
+    Anything else is kept in ``found`` and written as a mark, to be read by a call later.
+    (Trusted by the guard with ``gc.get_referents``, for that read.)"""
+    if type(value) is _MappingProxy:
+        inner = _referents(value)
+        if len(inner) == 1 and type(inner[0]) is dict:
+            return inner[0]
+    _list_append(found, value)
+    return PLACEHOLDER + _token_nonce + str(len(found) - 1) + PLACEHOLDER
 
 
 #: Marks a value the encoder left for later, with a nonce of this kernel's (the encoder writes

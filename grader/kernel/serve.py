@@ -35,10 +35,18 @@ if TYPE_CHECKING:
         _write,
     )
     from grader.kernel.clock import install_clocks
-    from grader.kernel.guard import _CWD, DENIED_MODULES, MAX_REPORTS, REPORTS, install
+    from grader.kernel.guard import (
+        _CWD,
+        ABSENT_MODULES,
+        DENIED_MODULES,
+        MAX_REPORTS,
+        REPORTS,
+        install,
+    )
     from grader.kernel.isolated import Capture
     from grader.kernel.loading import _after_request, _load
     from grader.kernel.plans import OUTPUT, _output, run_request, use_progress
+    from grader.kernel.reach import placeholder
     from grader.kernel.wire import decode, encode
 
 import _thread as _threads
@@ -239,14 +247,16 @@ def _kernel(config: dict[str, Any], task: dict[str, Any], key: bytes, reading: i
     cpu = task.get("cpu_seconds")
     if cpu is not None:
         # Past the soft limit the kernel gets SIGXCPU, a second later SIGKILL: the task's
-        # CPU time is the learner's own, whatever the load.
-        _setrlimit(_resource.RLIMIT_CPU, (int(cpu) + 1, int(cpu) + 2))
+        # CPU time is the learner's own, whatever the load. Never above the process's own
+        # hard limit (a task share longer than the whole grade's): a uid cannot raise it.
+        _setrlimit(_resource.RLIMIT_CPU, _task_cpu_limits(int(cpu)))
     install_clocks(_sys_modules)
     if config.get("guard", True):
         _close_the_back_doors()
-        # Trusted with marshal: the channel, and the kernel reading the examples it was sent.
+        # Trusted with marshal: the channel, and the kernel reading the examples it was sent;
+        # with gc.get_referents: the digest's encoder, seeing through a mapping proxy.
         install(_sys.addaudithook, config["temporary"], (receive, serve, _kernel, run_request,
-                                                          decode))  # fmt: skip
+                                                          decode, placeholder))  # fmt: skip
     for name in _DROPPED_MODULES:
         _sys_modules.pop(name, None)
     capture = Capture(config.get("output_chars", 10_000))
@@ -413,7 +423,9 @@ def _warden(create: Any, spec: Any) -> Any:
         kind, name = request if type(request) is tuple and len(request) == 2 else (None, None)
         answer: Any = ("refused",)
         if type(kind) is str and type(name) is str:
-            if kind == "report" or any(part in DENIED_MODULES for part in name.split(".")):
+            if kind == "builtin" and name.split(".")[0] in ABSENT_MODULES:
+                answer = (f"No module named {name!r}",)  # missing, quietly
+            elif kind == "report" or any(part in DENIED_MODULES for part in name.split(".")):
                 if len(REPORTS) < MAX_REPORTS:
                     event = name if kind == "report" else "_imp.create_builtin"
                     REPORTS.append({"event": event, "detail": name, "where": "?"})
@@ -439,6 +451,15 @@ def _quiet_standard_streams() -> None:
     _dup2(null, 0)
     _close(null)
     _dup2(2, 1)
+
+
+def _task_cpu_limits(seconds: int) -> tuple[int, int]:
+    """The soft and hard CPU limits of a task's kernel: a second past its share, and one
+    more; within the zygote's hard limit, the soft one a second below it."""
+    hard = _resource.getrlimit(_resource.RLIMIT_CPU)[1]
+    if hard == _resource.RLIM_INFINITY or hard >= seconds + 2:
+        return seconds + 1, seconds + 2
+    return max(hard - 1, 0), hard
 
 
 def _set_limits(config: dict[str, Any]) -> None:

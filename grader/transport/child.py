@@ -8,6 +8,10 @@ for :data:`STALL_FACTOR` times a call's CPU share, the sandbox's scheduling stat
 whether it was waiting for a CPU (the machine is too busy: ``busy``, the grader's own
 problem) or not asking for one (it blocks: ``blocked``, the learner's), and the sandbox is
 stopped. Nothing here reads the wall clock to blame the learner's code for being slow.
+
+With a uid of its own, what the learner's uid holds where it may write is charged after
+every answer and while each request runs (:mod:`.budget`): past the write budget the answer
+carries a report, or the sandbox is stopped with one.
 """
 
 from __future__ import annotations
@@ -19,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from grader.engine.learner import KernelStopped, StopKind, TaskLimits
+from grader.transport.budget import charged
 from grader.transport.isolation import Launcher
 from grader.transport.sandbox import Limits, Sandbox, SandboxStopped
 from grader.transport.workspace import Workspace
@@ -54,6 +59,7 @@ class ChildTransport:
     _sandbox: Sandbox | None = field(default=None, init=False)
 
     measures_cpu = True
+    cheap_kernels = True  # a fork of the sandbox's zygote
 
     def kernel(self) -> ChildKernel:
         if self._sandbox is None:
@@ -96,6 +102,11 @@ class ChildKernel:
         except SandboxStopped as stopped:
             self._live = False
             raise KernelStopped(_SANDBOX_KINDS[stopped.kind]) from None
+        except KernelStopped as stopped:
+            if not stopped.reports:
+                raise
+            # Stopped while importing, past the write budget: a failed import, reported.
+            return {"load_error": {"kind": "memory"}, "reports": stopped.reports}
         return first
 
     def request(self, request: dict[str, Any], deadline: float) -> tuple[list[Any], dict[str, Any]]:
@@ -124,6 +135,7 @@ class ChildKernel:
         while True:
             try:
                 zygote, answer, size = self.sandbox.line(deadline, watch)
+                watch.writes()  # a kernel that answers without pause is measured too
             except KernelStopped as stopped:
                 stopped.parts, stopped.progress = parts, self.sandbox.progress()
                 raise
@@ -131,7 +143,7 @@ class ChildKernel:
             if zygote:
                 raise self._ended(answer, parts)
             if first_only:
-                return parts, answer
+                return parts, self._charged_first(answer)
             if received > MAX_REQUEST_BYTES:
                 raise self.sandbox.fail("broken")
             if isinstance(answer.get("parts"), list) and len(parts) + len(answer["parts"]) <= max(
@@ -139,9 +151,20 @@ class ChildKernel:
             ):
                 parts += answer["parts"]
             elif "done" in answer and isinstance(answer["done"], dict):
-                return parts, answer
+                return parts, {**answer, "done": self._charged(answer["done"])}
             else:
                 raise self.sandbox.fail("broken")
+
+    def _charged(self, answer: dict[str, Any]) -> dict[str, Any]:
+        """``answer`` with a report when the uid now holds more than its write budget."""
+        writes = self.sandbox.writes
+        return answer if writes is None else charged(answer, writes.overrun())
+
+    def _charged_first(self, first: dict[str, Any]) -> dict[str, Any]:
+        ready = first.get("ready")
+        if isinstance(ready, dict) and ready:
+            return {**first, "ready": self._charged(ready)}
+        return self._charged(first)
 
     def _ended(self, answer: dict[str, Any], parts: list[Any]) -> KernelStopped:
         """The kernel ended before answering: how, as the zygote tells it."""
@@ -201,7 +224,8 @@ def _stopped(kind: StopKind, parts: list[Any], progress: tuple[int, ...]) -> Ker
 
 class _Stall:
     """Watches a kernel that is asked something: stopped when it makes no new call for
-    :data:`STALL_FACTOR` times a call's CPU share, as ``busy`` or ``blocked``."""
+    :data:`STALL_FACTOR` times a call's CPU share, as ``busy`` or ``blocked``; and, with a
+    uid of its own, stopped with a report when its uid holds more than its write budget."""
 
     def __init__(self, sandbox: Sandbox, call_seconds: float) -> None:
         self.sandbox = sandbox
@@ -211,6 +235,7 @@ class _Stall:
         self.scheduled = sandbox.scheduled()
 
     def __call__(self) -> None:
+        self.writes()
         calls = self.sandbox.progress()[3]
         now = time.monotonic()
         if calls != self.calls:
@@ -222,6 +247,19 @@ class _Stall:
         progress = self.sandbox.progress()
         self.sandbox.stop()
         raise _stopped(kind, [], progress)
+
+    def writes(self) -> None:
+        """Stop the sandbox, with a report, when its uid holds more than its write budget
+        (measured at most every :data:`.budget.POLL_SECONDS`)."""
+        writes = self.sandbox.writes
+        report = None if writes is None else writes.overrun_due()
+        if report is None:
+            return
+        progress = self.sandbox.progress()
+        self.sandbox.stop()
+        stopped = _stopped(StopKind.BROKEN, [], progress)
+        stopped.reports = [report]
+        raise stopped
 
     def _verdict(self, stalled: float) -> StopKind:
         """Busy when the kernel was runnable most of the time (on a CPU, or waiting for

@@ -45,6 +45,7 @@ class InProcessTransport:
 
     target: str
     measures_cpu = True
+    cheap_kernels = True
 
     def kernel(self) -> InProcessKernel:
         return InProcessKernel(self.target)

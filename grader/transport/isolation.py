@@ -18,9 +18,12 @@ With bubblewrap (``bwrap``, Debian/Ubuntu package ``bubblewrap``) the child gets
 Where bubblewrap cannot run but the grader is root (a Gradescope container), ``uid`` runs the
 child as a uid of its own: it cannot read the kit, the grader or other submissions (the batch
 and the autograder make them readable by root alone), it gets a network namespace of its own
-where ``unshare`` works, and every process of that uid is killed when its grading ends. Its
-interpreter must be readable by that uid: one under a private home (pyenv in ``/root``) is
-not, and then a system Python is used, or uid isolation is refused, saying why.
+where ``unshare`` works, and every process of that uid is killed when its grading ends. The
+folders any user may write are found once (:mod:`.writable`); where mounts can be made, each
+child gets a small tmpfs of its own over all of them (:mod:`.mounts`), else what its uid
+leaves there is measured after every request and removed when it stops. Its interpreter
+must be readable by that uid: one under a private home (pyenv in ``/root``) is not, and then
+a system Python is used, or uid isolation is refused, saying why.
 
 Without a sandbox (``none``) the child is still a separate, freshly started interpreter with
 only the standard library and the copy on its import path, and the kernel's guard still
@@ -41,6 +44,7 @@ import sysconfig
 from dataclasses import dataclass
 from pathlib import Path
 
+from grader.transport import mounts, writable
 from grader.transport.workspace import KIT_ROOT, Workspace
 
 SANDBOX_ROOT = "/submission"
@@ -65,12 +69,16 @@ class Isolation(enum.Enum):
 @dataclass(frozen=True)
 class Launcher:
     """What starts children: the isolation, the interpreter, and whether it has a network
-    namespace of its own. ``note`` is a message id with what the user should know, if any."""
+    namespace of its own. ``note`` is a message id with what the user should know, if any.
+    With a uid of its own: ``writable``, what any user may write here, and whether each child
+    gets private copies of those folders (``private_folders``) or shares them."""
 
     isolation: Isolation
     python: str
     own_network: bool
     note: str | None = None
+    writable: writable.Writable | None = None
+    private_folders: bool = False
 
 
 class Unavailable(Exception):
@@ -160,19 +168,33 @@ def choose(requested: str) -> Launcher:
     return Launcher(isolation, interpreter(), isolation is Isolation.BWRAP)
 
 
+@functools.cache
 def _uid_launcher() -> Launcher:
     if os.getuid() != 0:
         raise Unavailable("isolation.uid_needs_root")
     own_network = unshare_net_works()
-    python = interpreter()
-    closed = unreadable_folder([python, *stdlib_folders(python)])
-    if closed is None:
-        return Launcher(Isolation.UID, python, own_network)
+    python: str | None = interpreter()
+    note = None
+    closed = unreadable_folder([interpreter(), *stdlib_folders()])
+    if closed is not None:
+        python, note = _system_python(), "isolation.uid_system_python"
+    if python is None:
+        raise Unavailable("isolation.uid_unreadable_python", closed or "")
+    found = writable.found()
+    # Covering a folder the interpreter lives in would hide it from the child.
+    private = mounts.private_mounts_work() and not any(
+        path.startswith(folder + "/") for folder in found.folders
+        for path in [python, *stdlib_folders(python)]
+    )  # fmt: skip
+    return Launcher(Isolation.UID, python, own_network, note, found, private)
+
+
+def _system_python() -> str | None:
     for candidate in SYSTEM_PYTHONS:
         real = os.path.realpath(candidate)
         if os.path.exists(real) and _usable(real):
-            return Launcher(Isolation.UID, real, own_network, "isolation.uid_system_python")
-    raise Unavailable("isolation.uid_unreadable_python", closed)
+            return real
+    return None
 
 
 def _usable(python: str) -> bool:
@@ -212,25 +234,34 @@ def version_of(python: str) -> tuple[int, int]:
 
 
 def command(
-    launcher: Launcher, workspace: Workspace, boot: str, hidden: tuple[Path, ...]
+    launcher: Launcher,
+    workspace: Workspace,
+    boot: str,
+    hidden: tuple[Path, ...],
+    budget: writable.Budget | None = None,
 ) -> list[str]:
     """The command line that starts the kernel for ``workspace``: ``-s -S`` (no user site, no
     ``site``: no site-packages on the path), and ``-P`` where it exists (3.11) so the current
-    folder is not on it either (the boot code removes it on older versions)."""
+    folder is not on it either (the boot code removes it on older versions). With a uid of
+    its own and private folders, ``budget`` is the size of its tmpfs."""
     flags = ["-P", "-s", "-S"] if version_of(launcher.python) >= (3, 11) else ["-s", "-S"]
     python = [launcher.python, *flags, "-c", boot]
     if launcher.isolation is not Isolation.BWRAP:
+        if launcher.isolation is Isolation.UID and launcher.private_folders:
+            assert launcher.writable is not None and budget is not None
+            return [*mounts.prefix(workspace.folder, workspace.scratch, launcher.writable,
+                                   budget, launcher.own_network), *python]  # fmt: skip
         if launcher.isolation is Isolation.UID and launcher.own_network:
             return ["unshare", "--net", "--", *python]
         return python
-    mounts = [
+    inside = [
         *("--ro-bind", str(workspace.submission), SANDBOX_ROOT),
         *("--chdir", SANDBOX_TMP),
         "--clearenv",
     ]
     for name, value in child_environment(SANDBOX_TMP).items():
-        mounts += ["--setenv", name, value]
-    return [*_bwrap_prefix(hidden, launcher.python), *mounts, *python]
+        inside += ["--setenv", name, value]
+    return [*_bwrap_prefix(hidden, launcher.python), *inside, *python]
 
 
 def child_paths(launcher: Launcher, workspace: Workspace) -> tuple[str, str]:
@@ -266,23 +297,6 @@ def kill_user(uid: int) -> None:
         finally:
             os._exit(0)
     os.waitpid(pid, 0)
-
-
-def remove_files_of(uid: int, folders: tuple[str, ...] = ("/tmp", "/dev/shm", "/var/tmp")) -> None:
-    """Delete whatever ``uid`` left in the shared temporary folders (uid isolation only)."""
-    for folder in folders:
-        if not os.path.isdir(folder):
-            continue
-        for entry in os.scandir(folder):
-            try:
-                if entry.stat(follow_symlinks=False).st_uid != uid:
-                    continue
-                if entry.is_dir(follow_symlinks=False):
-                    shutil.rmtree(entry.path, ignore_errors=True)
-                else:
-                    os.unlink(entry.path)
-            except OSError:
-                continue
 
 
 def _bwrap_prefix(hidden: tuple[Path, ...], python: str | None = None) -> list[str]:

@@ -34,7 +34,8 @@ from pathlib import Path
 from typing import IO, Any
 
 from grader import kernel
-from grader.transport import isolation
+from grader.transport import isolation, writable
+from grader.transport.budget import WriteWatch
 from grader.transport.isolation import Isolation, Launcher
 from grader.transport.workspace import Workspace
 
@@ -81,6 +82,11 @@ class Limits:
     output_mb: int = 2
     cpu_seconds: int = 120
 
+    def write_budget(self) -> writable.Budget:
+        """What learner code may leave where it can write: the guard's count of files, each
+        at most the file size limit."""
+        return writable.Budget(writable.WRITE_FILES, writable.WRITE_FILES * self.output_mb * 2**20)
+
     def config(self, own_uid: bool) -> dict[str, int | None]:
         """The limits as the kernel's configuration keys (no process cap without a uid of
         its own: it would count every process of the grader's user)."""
@@ -120,6 +126,8 @@ class Sandbox:
     _kernels: int = field(default=0, init=False)
     _buffer: bytearray = field(default_factory=bytearray, init=False)
     _progress: mmap.mmap | None = field(default=None, init=False)
+    #: What its uid holds where it may write (uid isolation only).
+    writes: WriteWatch | None = field(default=None, init=False)
 
     @property
     def alive(self) -> bool:
@@ -148,7 +156,8 @@ class Sandbox:
         os.ftruncate(progress_fd, 4 * PROGRESS_SLOTS)
         self._progress = mmap.mmap(progress_fd, 4 * PROGRESS_SLOTS)
         boot = f"exec({BOOT!r}, {{}})"
-        argv = isolation.command(self.launcher, self.workspace, boot, self.hidden)
+        argv = isolation.command(self.launcher, self.workspace, boot, self.hidden,
+                                 self.limits.write_budget())  # fmt: skip
         home = str(self.workspace.scratch)
         try:
             with self._stderr() as stderr:
@@ -159,6 +168,8 @@ class Sandbox:
                 )  # fmt: skip
         finally:
             os.close(progress_fd)
+        self.writes = WriteWatch.of(self.launcher, self.workspace, self._uid, self._process.pid,
+                                    self.limits.write_budget())  # fmt: skip
         self._send_boot(progress_fd)
         first = self.zygote_line(deadline)
         if first.get("zygote") is not True:
@@ -316,7 +327,7 @@ class Sandbox:
 
         Under bubblewrap, killing the sandbox's monitor ends its PID namespace, and with it
         every process inside. Otherwise the child's process group is killed, and with a uid
-        of its own, every process of that uid, and the files it left in shared folders.
+        of its own, every process of that uid, and everything it left where it could write.
         """
         process, self._process = self._process, None
         if process is None:
@@ -334,7 +345,9 @@ class Sandbox:
                     stream.close()
         if self._uid is not None and self.launcher.isolation is Isolation.UID:
             isolation.kill_user(self._uid)
-            isolation.remove_files_of(self._uid)
+        if self.writes is not None:
+            self.writes.clean()
+            self.writes = None
         return code
 
 

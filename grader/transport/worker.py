@@ -106,6 +106,7 @@ class WorkerTransport:
     functions: tuple[str, ...]
 
     measures_cpu = False
+    cheap_kernels = False  # a worker that loads Pyodide: seconds
 
     def kernel(self) -> WorkerKernel:
         return WorkerKernel(self.bridge, self.files, self.functions)

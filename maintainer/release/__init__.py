@@ -1,11 +1,12 @@
 """Write the learner's copy of the kit, then prove inside it that it works on its own.
 
-``python -m grader release OUT_DIR`` writes the files :mod:`maintainer.release.manifest` lists, as
-they are in the last commit (:mod:`maintainer.release.files`), and refuses when ``exercises/``
-holds uncommitted changes or the kit is not a git checkout. Then it proves, in that copy:
-``solutions`` cannot be imported and the kit's packages come from the copy; the grader runs
-against the stubs and reports every task as not implemented yet; ``python -m sqlite_demo``
-completes; every notebook executes.
+``python -m maintainer release OUT_DIR`` writes the files :mod:`maintainer.release.manifest`
+lists, as they are in the last commit (:mod:`maintainer.release.files`), and refuses when
+``exercises/`` holds uncommitted changes or the kit is not a git checkout. Then it proves, in
+that copy: ``solutions`` cannot be imported and the kit's packages come from the copy; the
+grader runs against the stubs and reports every task as not implemented yet; ``python -m
+sqlite_demo`` completes; ruff and mypy pass with the copy's own settings; every notebook
+executes.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from maintainer.release.proofs import (
     prove_grader_on_stubs,
     prove_notebooks_execute,
 )
+from maintainer.release.style_checks import prove_checks_pass
 
 __all__ = [
     "ProofResult",
@@ -45,6 +47,7 @@ def prove_release(copy_dir: Path) -> list[ProofResult]:
             prove_copy_stands_alone(copy_dir, environment),
             prove_grader_on_stubs(copy_dir, environment, scratch),
             prove_demo_completes(copy_dir, environment, scratch),
+            prove_checks_pass(copy_dir, environment, scratch, KIT_ROOT / ".mypy_cache"),
             *prove_notebooks_execute(copy_dir, environment),
         ]
 

@@ -1,4 +1,4 @@
-"""``python -m grader release OUT_DIR [--lang zh]``: write the learner's copy, in English or
+"""``python -m maintainer release OUT_DIR [--lang zh]``: write the learner's copy, in English or
 in Chinese, and prove it works (``--lang`` is also the language of the release's messages)."""
 
 from __future__ import annotations
@@ -16,7 +16,9 @@ from maintainer.release.manifest import ENGLISH, LANGUAGES, ManifestError
 
 def build_parser() -> argparse.ArgumentParser:
     """The ``release`` command's options."""
-    parser = Parser(prog="python -m grader release", description=text("cli.release.description"))
+    parser = Parser(
+        prog="python -m maintainer release", description=text("cli.release.description")
+    )
     parser.add_argument("out_dir", type=Path, metavar="OUT_DIR", help=text("cli.release.out"))
     parser.add_argument("--lang", choices=LANGUAGES, help=text("cli.release.lang"))
     return parser

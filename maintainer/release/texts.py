@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 EN = {
+    "cli.maintainer.usage": "Commands: {commands}. For example: python -m maintainer release OUT_DIR [--lang zh]; add --help for a command's options.",
     "cli.release.description": "Write the learner's copy of the kit from the last commit, then prove that it works on its own.",
     "cli.release.lang": "the copy's language, and that of these messages: en (the default) or zh",
     "cli.release.out": "a new or empty folder outside the kit",
@@ -31,6 +32,9 @@ EN = {
     "release.outcome.passed": "passed",
     "release.outcome.skipped": "skipped",
     "release.proof.demo": "python -m sqlite_demo completes",
+    "release.proof.checks": "ruff and mypy pass in the copy, with its own settings",
+    "release.fail.check": "python -m {command} failed in the copy; it ended with:",
+    "release.skip.no_checkers": "{tools} not installed here (pip install -e '.[dev]')",
     "release.proof.grader": "the grader runs against the stubs",
     "release.proof.detail": "{proof}: {detail}",
     "release.proof.notebook": "notebook executes",
@@ -54,6 +58,7 @@ EN = {
 #: :func:`grader.i18n.fingerprint`. One entry a line, in the order of EN.
 # fmt: off
 ZH: dict[str, tuple[str, str]] = {
+    "cli.maintainer.usage": ("053ef4f4", "可用的命令：{commands}。例如：python -m maintainer release OUT_DIR [--lang zh]；在命令后面加 --help 查看它的选项。"),
     "cli.release.description": ("9690c7ed", "从最近一次 commit 写出学习者版的套件副本，再验证它能独立运行。"),
     "cli.release.lang": ("d686edb6", "副本的语言，也是这些消息的语言：en（默认）或 zh"),
     "cli.release.out": ("eb1453ff", "套件之外的一个新文件夹或空文件夹"),
@@ -81,6 +86,9 @@ ZH: dict[str, tuple[str, str]] = {
     "release.outcome.passed": ("284d1e8c", "通过"),
     "release.outcome.skipped": ("389595a4", "跳过"),
     "release.proof.demo": ("e4214af5", "python -m sqlite_demo 能完整跑完"),
+    "release.proof.checks": ("5614115c", "副本用它自己的设置通过 ruff 和 mypy 检查"),
+    "release.fail.check": ("81da2738", "python -m {command} 在副本里失败了，最后的输出是："),
+    "release.skip.no_checkers": ("790d6aaa", "这里没有安装 {tools}（pip install -e '.[dev]'）"),
     "release.proof.grader": ("4a9bd9b0", "判题器能在桩代码上运行"),
     "release.proof.detail": ("35dba81b", "{proof}：{detail}"),
     "release.proof.notebook": ("25e67d53", "notebook 能执行"),

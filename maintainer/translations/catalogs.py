@@ -23,6 +23,12 @@ from maintainer.translations.docstrings import KIT_ROOT, english_docstrings
 #: English document -> its Chinese translation, section by section.
 DOCUMENTS: dict[str, str] = {
     "README.md": "README.zh-CN.md",
+    "CONTRIBUTING.md": "CONTRIBUTING.zh-CN.md",
+    "docs/learner.md": "docs/learner.zh-CN.md",
+    "docs/instructor.md": "docs/instructor.zh-CN.md",
+    "docs/service.md": "docs/service.zh-CN.md",
+    "docs/benchmarks.md": "docs/benchmarks.zh-CN.md",
+    "docs/architecture.md": "docs/architecture.zh-CN.md",
     "docs/learner/README.md": "docs/learner/zh/README.md",
     "docs/learner/notebooks-README.md": "docs/learner/zh/notebooks-README.md",
     "docs/chapter-bridge.md": "docs/chapter-bridge.zh-CN.md",

@@ -35,13 +35,13 @@ ZH: dict[str, tuple[str, str]] = {
         """,
     ),
     "event_log": doc(
-        "10b6a25b",
+        "128050e7",
         r"""
         创建日志、向日志追加事件：日志只能这样变长。
 
         按顺序逐个实现下面的函数，每写完一个就运行一次 ``python -m grader``：它会告诉你违反了哪条约定，并给出能复现问题的最小反例。
 
-        payload 里可以放什么。顶层是任意以字符串为键的映射（``dict``、``types.MappingProxyType``，或者你自己写的 ``Mapping`` 类）。它的值是用 Python 写出来的 JSON 数据：``str``、``int``、``float``（有限值）、``bool``、``None``，由 JSON 数据组成的列表和元组，以及以字符串为键的字典，最多嵌套 200 层（判题器不会嵌套得更深，所以递归复制没有问题）。其他东西（bytes、集合、任意对象、不是字符串的键、NaN）都不在约定之内：保留、转换还是拒绝，由你决定；判题器从不传入这类值。
+        payload 里可以放什么。顶层是任意以字符串为键的映射（``dict``、``types.MappingProxyType``，或者你自己写的 ``Mapping`` 类）。它的值是用 Python 写出来的 JSON 数据：``str``、``int``（最多 4,300 位数字）、``float``（有限值）、``bool``、``None``，由 JSON 数据组成的列表和元组，以及以字符串为键的字典，最多 200 层，payload 本身算第一层（判题器不会嵌套得更深，所以递归复制没有问题）。其他东西（bytes、集合、任意对象、不是字符串的键、NaN、超过 4,300 位数字的 int、同一个映射里按 JSON 计数会变成同一个的两个键：一对代理项和它编码的那个字符）都不在约定之内：保留、转换还是拒绝，由你决定；判题器从不传入这类值。（4,300 位是 Python 能写成文本、也能从文本读回的最大位数，所以经由 JSON 文本复制，约定允许的每个 int 都能保留。）
 
         payload 的“相等”是什么意思。键相同，每个键对应的值都与传入的值相等，而且类型一致：``str`` 仍是 ``str``，字符相同（按 JSON 的方式计数：能配成一对的两个代理项 ``"\ud83d\ude42"`` 就是它们编码的那一个字符 ``"🙂"``；落单的代理项保持原样）；``int`` 仍是 ``int``（``True`` 不等于 ``1``，``1.0`` 也不等于 ``1``）；``float`` 仍是 ``float``，值和符号都相同（``-0.0`` 不等于 ``0.0``）；``bool`` 仍是 ``bool``；列表和元组可以互换，只要逐项相等；映射可以换成任意映射，只要逐键相等。所以冻结后的副本（列表变成元组、字典变成只读映射）与传入的值相等，从 JSON 文本解析回来的副本也一样。
         """,
@@ -62,17 +62,17 @@ ZH: dict[str, tuple[str, str]] = {
         """,
     ),
     "event_log.append_event": doc(
-        "2c92c009",
+        "197ae197",
         r"""
         追加一个事件，返回 ``(new_log, event)``；``log`` 本身不能改变。
 
         参数：
             log: 要扩展的日志：最新的那个，或者任何一个更早的。
-            session_id: 事件所属的对话：一个非空的 ``str``（``str`` 的子类也行），按原样精确比较：大小写、空格和 Unicode 形式都算数。
-            event_type: ``user_message``、``assistant_message``、``tool_call``、``tool_result`` 之一。
+            session_id: 事件所属的对话：一个非空的 ``str``（``str`` 的子类也行），按原样精确比较，按 Python 的方式逐个字符比较：大小写、空格和 Unicode 形式都算数，一对代理项（``"\\ud83d\\ude42"``）和它编码的那个字符（``"🙂"``）是两个不同的 id。
+            event_type: ``user_message``、``assistant_message``、``tool_call``、``tool_result`` 之一（值为其中之一的 ``str`` 子类也行：凡是要字符串的地方，``str`` 的子类都是 ``str``）。
             payload: 事件的详细内容（可以包含什么，见模块的 docstring）。必需的键如下，值都是字符串：
                 user_message / assistant_message：``content``；
-                tool_call：``call_id`` 和 ``name``（都不能为空），以及 ``arguments``（模型生成的 JSON 文本，即使不是合法的 JSON 也按原样保存）；
+                tool_call：``call_id``（不能为空，比较方式与会话 id 相同）和 ``name``（不能为空），以及 ``arguments``（模型生成的 JSON 文本，即使不是合法的 JSON 也按原样保存）；
                 tool_result：``call_id``（不能为空）和 ``content``。
 
         返回：

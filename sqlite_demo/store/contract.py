@@ -33,6 +33,7 @@ from eventlog import StorageError, ports
 from eventlog.events import StoredEvent
 from sqlite_demo.store.append_signal import AppendSignal
 from sqlite_demo.store.records import MessageRow, Session, ToolCallRow
+from sqlite_demo.store.rows import ItemEvent
 
 
 class EventStore(ports.EventStore, Protocol):
@@ -106,6 +107,23 @@ class EventStore(ports.EventStore, Protocol):
         self, session_id: str, after_event_id: int = 0, limit: int | None = None
     ) -> list[StoredEvent]:
         """Return at most ``limit`` of the session's events after ``after_event_id``, in order."""
+        ...
+
+    def get_items_in_force(self, session_id: str, newest: int | None = None) -> list[ItemEvent]:
+        """Return the session's item events in force, oldest first: all, or the newest ones.
+
+        Each payload is decoded for this call alone; reading the newest few costs the same
+        whatever the session's length.
+        """
+        ...
+
+    def newest_items_now(self, session_id: str, newest: int) -> list[ItemEvent] | None:
+        """Return the newest items in force if they can be read at once, without waiting on a
+        lock or a network: None when they cannot (the caller then reads in a thread)."""
+        ...
+
+    def last_event_id(self, session_id: str) -> int:
+        """Return the session's last event id: 0 when it has none, or there is no session."""
         ...
 
     def replay_session(self, session_id: str) -> list[dict[str, Any]]:

@@ -1,34 +1,14 @@
-"""Which backend a ``--db`` names: a ``postgresql://`` URL, or else a SQLite file."""
+"""Opening the backend a ``--db`` names: a ``postgresql://`` URL, or else a SQLite file."""
 
 from __future__ import annotations
 
 import os
-import urllib.parse
-from typing import Final
 
 from eventlog import StoreError
 from sqlite_demo.store.contract import EventStore
+from sqlite_demo.store.locations import describe_db, is_postgres_url
 from sqlite_demo.store.sqlite.connection import Synchronous
 from sqlite_demo.store.sqlite.store import SqliteEventStore
-
-#: The URL schemes libpq accepts, and so the ones that name a PostgreSQL database.
-POSTGRES_SCHEMES: Final = ("postgresql://", "postgres://")
-
-
-def is_postgres_url(db: str | os.PathLike[str]) -> bool:
-    """Whether ``db`` is a PostgreSQL connection URL rather than a file path."""
-    return isinstance(db, str) and db.startswith(POSTGRES_SCHEMES)
-
-
-def describe_db(db: str | os.PathLike[str]) -> str:
-    """Return ``db`` as a message may show it: a path as it is, a URL without its password."""
-    if not is_postgres_url(db):
-        return os.fspath(db)
-    parts = urllib.parse.urlsplit(str(db))
-    if parts.password is None:
-        return str(db)
-    host = parts.netloc.rpartition("@")[2]
-    return urllib.parse.urlunsplit(parts._replace(netloc=f"{parts.username}:***@{host}"))
 
 
 def open_store(db: str | os.PathLike[str], *, synchronous: Synchronous = "NORMAL") -> EventStore:
@@ -56,3 +36,6 @@ def open_store(db: str | os.PathLike[str], *, synchronous: Synchronous = "NORMAL
 
         return PostgresEventStore(str(db))
     return SqliteEventStore(db, synchronous=synchronous)
+
+
+__all__ = ["describe_db", "is_postgres_url", "open_store"]

@@ -6,14 +6,10 @@ which database answered.
 
 from __future__ import annotations
 
-import json
 import secrets
 import time
-from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any, Final, NamedTuple
-
-from eventlog import replay_events
+from typing import Final
 
 #: The ``messages.role`` of each event type that the messages projection keeps.
 MESSAGE_ROLES: Final = {"user_message": "user", "assistant_message": "assistant"}
@@ -57,31 +53,3 @@ def new_session_id() -> str:
     """Return ``"sess_"`` + 128 random bits as 32 hex digits: unguessable, and unique
     without asking the database."""
     return "sess_" + secrets.token_hex(16)
-
-
-class _Fact(NamedTuple):
-    """Just what the fold reads of an event: its id, its type and its decoded payload.
-
-    The id is what a correction points at: the fold leaves out what ``item_removed`` names or
-    ``session_cleared`` reaches.
-    """
-
-    event_id: int
-    type: str
-    payload: dict[str, Any]
-
-
-def replay_rows(rows: Iterable[tuple[int, str, str]]) -> list[dict[str, Any]]:
-    """Fold ``(event_id, type, payload JSON text)`` rows, oldest first, into Chat Completions
-    messages, corrections honoured.
-
-    What makes this fast is decoding every payload of the session in one ``json.loads``
-    call instead of one call per event; the fold itself is the shared one.
-    """
-    ids, types, texts = [], [], []
-    for event_id, event_type, payload in rows:
-        ids.append(event_id)
-        types.append(event_type)
-        texts.append(payload)
-    payloads = json.loads("[" + ",".join(texts) + "]")
-    return replay_events(map(_Fact, ids, types, payloads))

@@ -18,6 +18,9 @@ from PIL import Image
 
 from benchmarks.charts import CHART_FILES
 
+# The quick benchmark serves the service for its HTTP section.
+pytestmark = [pytest.mark.server, pytest.mark.slow]
+
 REPOSITORY = Path(__file__).resolve().parents[2]
 
 
@@ -72,3 +75,18 @@ def test_the_markdown_report_holds_the_ratio_goal_and_http_tables(
     assert "**Goals**" in markdown
     assert "**The service over HTTP**" in markdown
     assert "**Turn latency against session length (HTTP)**" in markdown
+
+
+def test_the_sdk_reads_are_compared_on_both_clocks_from_the_same_rounds(
+    quick_run: tuple[str, Path],
+) -> None:
+    _, out = quick_run
+    peers = json.loads((out / "results.json").read_text())["peers"]
+    if any(reason.startswith("SQLiteSession") for reason in peers["skipped"]):
+        pytest.skip("the OpenAI Agents SDK is not installed: no SDK goals to compare")
+    reads = [f for f in peers["figures"] if f["goal"].startswith("get_items")]
+    clocks: dict[tuple[str, int], set[str]] = {(f["goal"], f["size"]): set() for f in reads}
+    for figure in reads:
+        clocks[(figure["goal"], figure["size"])].add(figure["clock"])
+        assert figure["rounds"] > 0 and figure["load"][0] >= 0, figure
+    assert clocks and all(found == {"CPU", "wall"} for found in clocks.values()), clocks

@@ -1,5 +1,6 @@
-"""Helpers for the grader's own tests: run the command line, write small targets, grade the
-corpus (each file once per session, one per core)."""
+"""Helpers for the grader's own tests: run the command line (in this process, on a report
+given as data, or as a real process), write small targets, grade the corpus (each file once
+per session, one per core)."""
 
 from __future__ import annotations
 
@@ -8,9 +9,10 @@ import os
 import subprocess
 import sys
 import textwrap
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -18,6 +20,7 @@ from grader.engine.outcomes import Report
 from grader.i18n import using_language
 from grader.run import grade_in_process
 from grader.tasks import TASKS, select
+from tests.grader.cli_in_process import cli_in_process
 from tests.implementations.corpus import correct_files, write_mutant
 from tests.implementations.mutants import MUTANTS
 
@@ -61,14 +64,20 @@ def _grade(job: tuple[Path, tuple[str, ...], bool]) -> Report:
         return grade_in_process(str(path), select(list(tasks)), full=full)
 
 
+def in_pool(job: Callable[[Any], Report], jobs: Sequence[Any]) -> list[Report]:
+    """Run ``job`` (a module-level function) on every item of ``jobs``, one process per core
+    (forked: the corpus is trusted code)."""
+    context = multiprocessing.get_context("fork")
+    workers = max(2, len(os.sched_getaffinity(0)))
+    with ProcessPoolExecutor(workers, mp_context=context) as pool:
+        return list(pool.map(job, jobs, chunksize=4))
+
+
 def grade_all(jobs: list[tuple[Path, tuple[str, ...]]], full: bool = False) -> list[Report]:
     """Grade every (file, tasks) job in process (the corpus is trusted code: the engine's
     verdicts are what these tests check; the sandbox has tests of its own), one process per
     core."""
-    context = multiprocessing.get_context("fork")
-    workers = max(2, len(os.sched_getaffinity(0)))
-    with ProcessPoolExecutor(workers, mp_context=context) as pool:
-        return list(pool.map(_grade, [(*job, full) for job in jobs], chunksize=4))
+    return in_pool(_grade, [(*job, full) for job in jobs])
 
 
 @pytest.fixture(scope="session")
@@ -92,4 +101,4 @@ def graded_mutants(mutant_jobs: list[tuple[Path, tuple[str, ...]]]) -> Callable[
     return reports.__getitem__
 
 
-__all__ = ["TASKS"]
+__all__ = ["TASKS", "cli_in_process"]

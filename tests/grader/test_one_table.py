@@ -16,7 +16,11 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
+from grader.engine.contract import Task
 from grader.i18n import catalog
+from grader.tasks import TASKS
 from tests.grader.conftest import KIT_ROOT
 
 ROW = """    Function("count_events", "count_events", probe=("$log",), view="plain",
@@ -112,6 +116,7 @@ def _grade(kit: Path, target: Path) -> subprocess.CompletedProcess[str]:
     )
 
 
+@pytest.mark.sandbox
 def test_a_sixth_function_is_a_table_row_and_a_task_folder(tmp_path: Path) -> None:
     pristine = _kit(tmp_path / "before")
     kit = _kit(tmp_path / "after")
@@ -172,3 +177,9 @@ def test_no_code_reads_a_status_back_from_rendered_text() -> None:
     offenders = [str(path) for path in sorted((KIT_ROOT / "grader").rglob("*.py"))
                  if pattern.search(path.read_text(encoding="utf-8"))]  # fmt: skip
     assert offenders == []
+
+
+@pytest.mark.parametrize("task", TASKS, ids=lambda task: task.id)
+def test_a_tasks_promises_are_those_its_properties_check_in_their_order(task: Task) -> None:
+    checked = tuple(dict.fromkeys(p for prop in task.properties for p in prop.promises))
+    assert task.promises == checked

@@ -34,6 +34,9 @@ class Mutant:
         why: the bug in one sentence.
         edits: ``(old, new)`` text replacements; each ``old`` occurs once in the base.
         spills: other tasks the bug honestly breaks too.
+        needs_size: why the bug shows only in an example past some size (256 events, a run
+            of six calls); empty for a bug that any small example can show, which the
+            grader must then show in a dozen calls or fewer.
     """
 
     name: str
@@ -42,6 +45,7 @@ class Mutant:
     why: str
     edits: tuple[tuple[str, str], ...]
     spills: frozenset[str] = field(default_factory=frozenset)
+    needs_size: str = ""
 
 
 def correct_files() -> list[Path]:

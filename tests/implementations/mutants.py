@@ -884,6 +884,7 @@ INPUT_CLASS_MUTANTS: tuple[Mutant, ...] = (
         "Ids are kept in one byte: the 256th event gets id 1 again.",
         ((C07_ID, "    event = Event(len(log) % 255 + 1, session_id, event_type, items)\n"),),
         frozenset({"read_and_resume", "replay", "reject_bad_input"}),
+        needs_size="the first wrong id is the 256th event's",
     ),
     Mutant(
         "reads_scan_the_last_100",
@@ -897,6 +898,7 @@ INPUT_CLASS_MUTANTS: tuple[Mutant, ...] = (
             ),
         ),
         frozenset({"replay", "reject_bad_input"}),
+        needs_size="a read loses events only from a log of more than 100",
     ),
     Mutant(
         "reads_sorted_by_text_id",
@@ -910,6 +912,7 @@ INPUT_CLASS_MUTANTS: tuple[Mutant, ...] = (
             ),
         ),
         frozenset({"replay", "reject_bad_input"}),
+        needs_size="ids sort wrongly as text only from id 10 on: a session of ten events",
     ),
     Mutant(
         "sessions_compared_after_nfc",
@@ -961,6 +964,7 @@ INPUT_CLASS_MUTANTS: tuple[Mutant, ...] = (
             ),
         ),
         frozenset({"append_and_ids"}),
+        needs_size="a call is forgotten only 50 events after it was made",
     ),
     Mutant(
         "long_content_refused",
@@ -1077,6 +1081,7 @@ INPUT_CLASS_MUTANTS: tuple[Mutant, ...] = (
                 '            if previous == "tool_call" and len(messages[-1]["tool_calls"]) < 5:\n',
             ),
         ),
+        needs_size="a run of calls splits only at its sixth call",
     ),
     Mutant(
         "replay_passes_the_name_key",
@@ -1170,3 +1175,511 @@ INPUT_CLASS_MUTANTS: tuple[Mutant, ...] = (
     ),
 )
 MUTANTS = MUTANTS + INPUT_CLASS_MUTANTS
+
+C07_ITEMS_AND_ID = C07_ITEMS + C07_ID
+C07_FITS_CALL = (
+    '    if tool_event and not _call_id_fits(log, session_id, event_type, payload["call_id"]):\n'
+)
+C07_SESSIONS = "    return tuple(dict.fromkeys(e.session_id for e in log))\n"
+C07_RETURN_MESSAGES = "        previous = event.type\n    return tuple(messages)\n"
+C07_CALL_MESSAGE = '{"role": "assistant", "content": None, "tool_calls": [call]}'
+C07_EARLIER = (
+    "    earlier = [\n        e.type\n        for e in log\n        if e.session_id == session_id\n"
+)
+
+#: Mutants whose bug only an example of issue 28 reaches: a size past the largest example
+#: before it (at a power of two, or one past it), or a mechanism no example exercised.
+#: tests/grader/test_edge_examples.py names the one example that catches each, and shows
+#: the mutant gets full marks on its task without it.
+EDGE_MUTANTS: tuple[Mutant, ...] = (
+    # --- sizes ------------------------------------------------------------------------------
+    Mutant(
+        "ids_wrap_at_1024",
+        "c07_tuple_log",
+        "append_and_ids",
+        "Ids are kept in ten bits: the 1,025th event gets id 1 again.",
+        ((C07_ID, "    event = Event(len(log) % 1024 + 1, session_id, event_type, items)\n"),),
+        frozenset({"read_and_resume", "list_sessions", "replay", "reject_bad_input"}),
+    ),
+    Mutant(
+        "reads_return_at_most_1024_events",
+        "c07_tuple_log",
+        "read_and_resume",
+        "A read returns a page of 1,024 events at most: the rest of a longer session is lost.",
+        (
+            (
+                C07_READ,
+                "    return tuple(e for e in log if e.session_id == session_id and e.event_id > after_event_id)[:1024]\n",
+            ),
+        ),
+        frozenset({"replay", "reject_bad_input"}),
+    ),
+    Mutant(
+        "sessions_listed_up_to_1024",
+        "c07_tuple_log",
+        "list_sessions",
+        "list_sessions returns the first 1,024 sessions only.",
+        ((C07_SESSIONS, "    return tuple(dict.fromkeys(e.session_id for e in log))[:1024]\n"),),
+    ),
+    Mutant(
+        "results_matched_among_the_last_256_calls",
+        "c07_tuple_log",
+        "reject_bad_input",
+        "A result is matched against the session's 256 newest calls only: with more calls open, "
+        "the oldest can no longer be answered.",
+        (
+            (
+                C07_VERDICT,
+                '    if event_type == "tool_result":\n'
+                '        calls = [e.payload["call_id"] for e in log if e.session_id == session_id and e.type == "tool_call"]\n'
+                "        if call_id not in calls[-256:]:\n"
+                "            return False\n" + C07_VERDICT,
+            ),
+        ),
+    ),
+    Mutant(
+        "answers_remembered_for_the_last_256_results",
+        "c07_tuple_log",
+        "reject_bad_input",
+        "Answers are remembered for the session's 256 newest results only: an older call can be "
+        "answered a second time.",
+        (
+            (
+                C07_VERDICT,
+                '    if event_type == "tool_result":\n'
+                '        answers = [e.payload["call_id"] for e in log if e.session_id == session_id and e.type == "tool_result"]\n'
+                '        return "tool_call" in earlier and call_id not in answers[-256:]\n'
+                + C07_VERDICT,
+            ),
+        ),
+    ),
+    Mutant(
+        "results_looked_for_in_the_last_1024_events",
+        "c07_tuple_log",
+        "reject_bad_input",
+        "A result's call is looked for among the log's last 1,024 events: a result that comes "
+        "later than that is refused.",
+        (
+            (
+                C07_VERDICT,
+                '    if event_type == "tool_result" and not any(e.session_id == session_id and e.type == "tool_call" and e.payload["call_id"] == call_id for e in log[-1024:]):\n'
+                "        return False\n" + C07_VERDICT,
+            ),
+        ),
+    ),
+    Mutant(
+        "replay_runs_split_at_512_calls",
+        "c07_tuple_log",
+        "replay",
+        "A run of tool calls holds 512 calls at most: the 513th starts a new message.",
+        (
+            (
+                C07_RUN,
+                '            if previous == "tool_call" and len(messages[-1]["tool_calls"]) < 512:\n',
+            ),
+        ),
+    ),
+    Mutant(
+        "replay_returns_at_most_1024_messages",
+        "c07_tuple_log",
+        "replay",
+        "A replay returns 1,024 messages at most: a longer session loses its newest.",
+        (
+            (
+                C07_RETURN_MESSAGES,
+                "        previous = event.type\n    return tuple(messages[:1024])\n",
+            ),
+        ),
+    ),
+    Mutant(
+        "payload_lists_cut_at_2048_items",
+        "c07_tuple_log",
+        "append_and_ids",
+        "A list or tuple in a payload keeps its first 2,048 items: a longer one is cut.",
+        (
+            (
+                C07_ITEMS,
+                "    items = tuple((key, copy.deepcopy(value[:2048] if isinstance(value, list | tuple) else value)) for key, value in payload.items())\n",
+            ),
+        ),
+    ),
+    Mutant(
+        "payload_keys_cut_at_2048",
+        "c07_tuple_log",
+        "append_and_ids",
+        "A payload keeps its first 2,048 keys: the keys of a wider one past that are lost.",
+        (
+            (
+                C07_ITEMS,
+                "    items = tuple((key, copy.deepcopy(value)) for key, value in list(payload.items())[:2048])\n",
+            ),
+        ),
+    ),
+    Mutant(
+        "copy_stops_160_levels_down",
+        "c07_tuple_log",
+        "append_and_ids",
+        "The copy goes 160 levels down at most, to stay clear of the recursion limit, and keeps "
+        "None below: a deeper payload loses its innermost values.",
+        (
+            (
+                C07_ITEMS,
+                "    def copied(v, depth=1):\n"
+                "        if isinstance(v, list | tuple | Mapping) and depth >= 160:\n"
+                "            return None\n"
+                "        if isinstance(v, Mapping):\n"
+                "            return {k: copied(x, depth + 1) for k, x in v.items()}\n"
+                "        if isinstance(v, list | tuple):\n"
+                "            return type(v)(copied(x, depth + 1) for x in v)\n"
+                "        return v\n"
+                "    items = tuple((key, copied(value)) for key, value in payload.items())\n",
+            ),
+        ),
+    ),
+    Mutant(
+        "contents_of_a_power_of_two_lose_a_character",
+        "c07_tuple_log",
+        "append_and_ids",
+        "A content is copied into a buffer of the next power of two from 128 up, one slot kept "
+        "for a terminator: a content of exactly 128, 256, ... characters loses its last one.",
+        (
+            (
+                C07_ITEMS,
+                "    def buffered(key, v):\n"
+                '        if key == "content" and isinstance(v, str) and len(v) >= 128 and len(v) & (len(v) - 1) == 0:\n'
+                "            return v[:-1]\n"
+                "        return copy.deepcopy(v)\n"
+                "    items = tuple((key, buffered(key, value)) for key, value in payload.items())\n",
+            ),
+        ),
+    ),
+    Mutant(
+        "session_ids_cut_at_2048",
+        "c07_tuple_log",
+        "append_and_ids",
+        "Session ids are stored cut to 2,048 characters.",
+        ((C07_ID, "    event = Event(len(log) + 1, session_id[:2048], event_type, items)\n"),),
+    ),
+    Mutant(
+        "call_ids_compared_by_their_first_1024_characters",
+        "c07_tuple_log",
+        "append_and_ids",
+        "Call ids are compared by their first 1,024 characters: a longer id that shares them with "
+        "an earlier one counts as reused.",
+        (
+            (
+                C07_FITS,
+                C07_FITS.replace(
+                    'e.payload["call_id"] == call_id',
+                    'e.payload["call_id"][:1024] == call_id[:1024]',
+                ),
+            ),
+        ),
+        frozenset({"reject_bad_input"}),
+    ),
+    Mutant(
+        "ints_stored_in_4096_bits",
+        "c07_tuple_log",
+        "append_and_ids",
+        "Ints are stored as 512 bytes (4,096 bits): a larger one raises OverflowError.",
+        (
+            (
+                C07_ITEMS,
+                "    def stored(v):\n"
+                "        if isinstance(v, int) and not isinstance(v, bool):\n"
+                '            return int.from_bytes(v.to_bytes(512, "big", signed=True), "big", signed=True)\n'
+                "        if isinstance(v, list | tuple):\n"
+                "            return type(v)(stored(x) for x in v)\n"
+                "        return copy.deepcopy(v)\n"
+                "    items = tuple((key, stored(value)) for key, value in payload.items())\n",
+            ),
+        ),
+    ),
+    Mutant(
+        "long_lists_handed_out_from_a_cache",
+        "c07_tuple_log",
+        "list_sessions",
+        "A list of 512 sessions or more is cached and the cached list handed out: a caller who "
+        "changes it changes the next list.",
+        (
+            (
+                C07_SESSIONS,
+                "    found = list(dict.fromkeys(e.session_id for e in log))\n"
+                "    if len(found) < 512:\n"
+                "        return tuple(found)\n"
+                "    kept = LONG_LISTS.setdefault(id(log), (log, found))\n"
+                "    return kept[1] if kept[0] is log else found  # type: ignore[return-value]\n\n\n"
+                "LONG_LISTS: dict[Any, Any] = {}\n",
+            ),
+        ),
+    ),
+    # --- mechanisms -------------------------------------------------------------------------
+    Mutant(
+        "payload_keys_named_like_event_fields_dropped",
+        "c07_tuple_log",
+        "append_and_ids",
+        "The payload is stored beside the event's fields in one record, so its own event_id and "
+        "session_id keys are dropped.",
+        (
+            (
+                C07_ITEMS,
+                '    items = tuple((key, copy.deepcopy(value)) for key, value in payload.items() if key not in ("event_id", "session_id"))\n',
+            ),
+        ),
+    ),
+    Mutant(
+        "results_checked_against_every_call_of_the_family",
+        "c07_tuple_log",
+        "reject_bad_input",
+        "Calls are registered for the whole family of logs an empty log starts, so a result on an "
+        "older log, or on a branch, is accepted for a call only a newer log made.",
+        (
+            (
+                C07_VERDICT,
+                '    if event_type == "tool_result" and log and (session_id, call_id) in CALLED.get(id(log[0]), (None, set()))[1]:\n'
+                '        return "tool_result" not in earlier\n' + C07_VERDICT,
+            ),
+            (
+                "    return (*log, event), event\n",
+                '    if event_type == "tool_call":\n'
+                "        root = log[0] if log else event\n"
+                '        CALLED.setdefault(id(root), (root, set()))[1].add((session_id, payload["call_id"]))\n'
+                "    return (*log, event), event\n\n\n"
+                "CALLED: dict[int, Any] = {}\n",
+            ),
+        ),
+    ),
+    Mutant(
+        "branches_cut_the_index_newer_logs_read",
+        "c07_tuple_log",
+        "read_and_resume",
+        "Logs appended one after the other share an index of their sessions' events, which a "
+        "whole read of a log of four events or more uses; a branch cuts that index back to its "
+        "base in place, so the logs newer than the base lose their later events.",
+        (
+            (
+                "    event = Event(len(log) + 1, session_id, event_type, items)\n    return (*log, event), event\n",
+                "    event = Event(len(log) + 1, session_id, event_type, items)\n"
+                "    new, entry = (*log, event), LINES.get(id(log))\n"
+                "    line = entry[1] if entry and entry[0] is log else None\n"
+                '    if line is not None and line["end"] == len(log):  # the newest log of its line\n'
+                '        line["sessions"].setdefault(session_id, []).append(event)\n'
+                '        line["end"] += 1\n'
+                "    else:\n"
+                "        if line is not None:  # a branch: the line is cut back to its base, in place\n"
+                '            for events in line["sessions"].values():\n'
+                "                events[:] = [e for e in events if e.event_id <= len(log)]\n"
+                '            line["end"] = min(line["end"], len(log))\n'
+                '        line = {"end": len(new), "sessions": {}}\n'
+                "        for e in new:\n"
+                '            line["sessions"].setdefault(e.session_id, []).append(e)\n'
+                "    LINES[id(new)] = (new, line)\n"
+                "    return new, event\n\n\n"
+                "LINES: dict[int, Any] = {}\n",
+            ),
+            (
+                C07_READ,
+                "    entry = LINES.get(id(log))\n"
+                "    if after_event_id <= 0 and len(log) >= 4 and entry and entry[0] is log:\n"
+                '        return tuple(e for e in entry[1]["sessions"].get(session_id, ()) if e.event_id <= len(log))\n'
+                + C07_READ,
+            ),
+        ),
+        frozenset({"replay"}),
+    ),
+    Mutant(
+        "payload_copies_cached_by_identity",
+        "c07_tuple_log",
+        "append_and_ids",
+        "The copy of a payload is cached by the mapping's identity: the same dict passed again, "
+        "changed since, is stored as it was the first time.",
+        (
+            (
+                C07_ITEMS,
+                "    kept = COPIES.get(id(payload))\n"
+                "    if kept is None or kept[0] is not payload:\n"
+                "        kept = COPIES[id(payload)] = (payload, tuple((key, copy.deepcopy(value)) for key, value in payload.items()))\n"
+                "    items = kept[1]\n",
+            ),
+            (
+                'NON_EMPTY = ("call_id", "name")\n',
+                'NON_EMPTY = ("call_id", "name")\nCOPIES: dict[int, Any] = {}\n',
+            ),
+        ),
+    ),
+    Mutant(
+        "replay_shows_a_refused_tool_event",
+        "c07_tuple_log",
+        "replay",
+        "append_event writes each tool event on a scratch list of its log before checking its "
+        "call id, and forgets to take it off when the check refuses it; replay shows what the "
+        "scratch list holds.",
+        (
+            (
+                C07_FITS_CALL,
+                "    scratch = SCRATCH.setdefault(id(log), (log, []))\n"
+                "    if tool_event and scratch[0] is log:\n"
+                "        scratch[1].append((session_id, event_type, dict(payload)))\n"
+                + C07_FITS_CALL,
+            ),
+            (
+                C07_ITEMS,
+                "    if tool_event and scratch[0] is log:\n        scratch[1].pop()\n" + C07_ITEMS,
+            ),
+            (
+                "    for event in get_events_for_session(log, session_id):\n        p = event.payload\n",
+                "    pending = SCRATCH.get(id(log), (None, []))\n"
+                "    kept = pending[1] if pending[0] is log else []\n"
+                "    extra = [Event(0, s, t, tuple(p.items())) for s, t, p in kept if s == session_id]\n"
+                "    for event in [*get_events_for_session(log, session_id), *extra]:\n        p = event.payload\n",
+            ),
+            (
+                'NON_EMPTY = ("call_id", "name")\n',
+                'NON_EMPTY = ("call_id", "name")\nSCRATCH: dict[int, Any] = {}\n',
+            ),
+        ),
+    ),
+    Mutant(
+        "arguments_with_several_keys_normalised",
+        "c07_tuple_log",
+        "append_and_ids",
+        "Tool arguments that are a JSON object of several keys are written back with json.dumps, "
+        "which changes their spacing, escapes and repeated keys.",
+        (
+            (
+                C07_ITEMS,
+                "    def normal(key, v):\n"
+                "        import json\n"
+                "        try:\n"
+                '            if key == "arguments" and isinstance(json.loads(v), dict) and len(json.loads(v)) > 1:\n'
+                "                return json.dumps(json.loads(v))\n"
+                "        except (TypeError, ValueError):\n"
+                "            pass\n"
+                "        return copy.deepcopy(v)\n"
+                "    items = tuple((key, normal(key, value)) for key, value in payload.items())\n",
+            ),
+        ),
+        frozenset({"replay"}),
+    ),
+    Mutant(
+        "str_subclass_event_types_refused",
+        "c07_tuple_log",
+        "reject_bad_input",
+        "The event type is checked with type(event_type) is str, so a subclass of str naming a "
+        "valid type is refused.",
+        ((C07_TYPE, "    if type(event_type) is not str or event_type not in NEEDS:\n"),),
+    ),
+    Mutant(
+        "session_ids_compared_with_surrogates_replaced",
+        "c07_tuple_log",
+        "read_and_resume",
+        'Reads compare session ids encoded with errors="replace": a lone surrogate reads as "?", '
+        'so session "\\ud800" reads the events of session "?".',
+        (
+            (
+                C07_READ,
+                '    return tuple(e for e in log if e.session_id.encode("utf-8", "replace") == session_id.encode("utf-8", "replace") and e.event_id > after_event_id)\n',
+            ),
+        ),
+        frozenset({"replay"}),
+    ),
+    Mutant(
+        "session_ids_checked_for_messages_only",
+        "c07_tuple_log",
+        "reject_bad_input",
+        "The session id is checked for user and assistant messages only: a tool event with a "
+        "session id that is not a non-empty str is accepted.",
+        (
+            (
+                "    if not isinstance(session_id, str) or not session_id:\n",
+                '    if event_type in ("user_message", "assistant_message") and (not isinstance(session_id, str) or not session_id):\n',
+            ),
+        ),
+    ),
+    Mutant(
+        "a_refused_tool_event_lets_its_retry_through",
+        "c07_tuple_log",
+        "reject_bad_input",
+        "A refused tool event is remembered on its log, and the same one tried again is let "
+        "through as a retry.",
+        (
+            (
+                C07_FITS_CALL
+                + "        raise ValueError(f\"call_id {payload['call_id']!r} does not fit this session\")\n",
+                C07_FITS_CALL
+                + "        tried = RETRIES.setdefault(id(log), (log, set()))\n"
+                + '        key = (session_id, event_type, payload["call_id"])\n'
+                + "        if tried[0] is not log or key not in tried[1]:\n"
+                + "            tried[1].add(key)\n"
+                + "            raise ValueError(f\"call_id {payload['call_id']!r} does not fit this session\")\n",
+            ),
+            (
+                'NON_EMPTY = ("call_id", "name")\n',
+                'NON_EMPTY = ("call_id", "name")\nRETRIES: dict[int, Any] = {}\n',
+            ),
+        ),
+    ),
+    Mutant(
+        "reused_call_ids_looked_for_in_the_last_1024_events",
+        "c07_tuple_log",
+        "reject_bad_input",
+        "A new call's id is looked for among the log's last 1,024 events only: an id first used "
+        "longer ago may be used again.",
+        (
+            (
+                C07_VERDICT,
+                '    if event_type == "tool_call":\n'
+                '        return not any(e.session_id == session_id and e.type in ("tool_call", "tool_result") and e.payload["call_id"] == call_id for e in log[-1024:])\n'
+                + C07_VERDICT,
+            ),
+        ),
+    ),
+    Mutant(
+        "sessions_listed_by_family",
+        "c07_tuple_log",
+        "list_sessions",
+        'Sessions are listed family by family (the part of the id before the first "."), each '
+        "family where its first session came: user.1, user.2, bot.1 instead of user.1, bot.1, "
+        "user.2.",
+        (
+            (
+                C07_SESSIONS,
+                "    seen = tuple(dict.fromkeys(e.session_id for e in log))\n"
+                '    families = dict.fromkeys(s.split(".")[0] for s in seen)\n'
+                '    return tuple(s for f in families for s in seen if s.split(".")[0] == f)\n',
+            ),
+        ),
+    ),
+    Mutant(
+        "sessions_listed_with_surrogate_pairs_joined",
+        "c07_tuple_log",
+        "list_sessions",
+        "Session ids are listed as JSON text would spell them: a surrogate pair joined into the "
+        "character it encodes, so that pair and that character are listed as one session.",
+        (
+            (
+                C07_SESSIONS,
+                "    return tuple(dict.fromkeys(\n"
+                '        e.session_id.encode("utf-16-le", "surrogatepass").decode(\n'
+                '            "utf-16-le", "surrogatepass"\n'
+                "        )\n"
+                "        for e in log\n"
+                "    ))\n",
+            ),
+        ),
+    ),
+    Mutant(
+        "tool_call_messages_take_content_from_the_payload",
+        "c07_tuple_log",
+        "replay",
+        "A tool call's message takes its content from the payload's own \"content\" key, which a "
+        "tool_call does not have to hold, instead of None.",
+        (
+            (
+                C07_CALL_MESSAGE,
+                '{"role": "assistant", "content": p.get("content"), "tool_calls": [call]}',
+            ),
+        ),
+    ),
+)
+MUTANTS = MUTANTS + EDGE_MUTANTS

@@ -224,6 +224,92 @@ def _unhashable_type_error(m: ModuleType) -> bool:
     return False
 
 
+# --- issue 28: sizes past every maximum, and mechanisms ------------------------------------
+def _appends_through(m: ModuleType, *appends: Append) -> bool:
+    """True when every append goes through and each event keeps its payload exactly."""
+    log = m.create_event_log()
+    for append in appends:
+        try:
+            log, event = m.append_event(log, *append)
+        except Exception:
+            return False
+        if plain(event.payload) != plain(append[2]):
+            return False
+    return True
+
+
+def _calls_then_results(count: int) -> tuple[Append, ...]:
+    numbers = range(count)
+    return (*(call("s", f"c{n}") for n in numbers), *(result("s", f"c{n}") for n in numbers))
+
+
+def _second_result_after(count: int) -> Callable[[ModuleType], bool]:
+    def scenario(m: ModuleType) -> bool:
+        return accepted(m, log_of(m, *_calls_then_results(count)), *result("s", "c0"))
+
+    return scenario
+
+
+def _late_result(m: ModuleType) -> bool:
+    return refused(m, log_of(m, call("s", "c"), *many("s", 1024)), *result("s", "c"))
+
+
+def _late_reuse(m: ModuleType) -> bool:
+    return accepted(m, log_of(m, call("s", "c"), *many("s", 1024)), *call("s", "c"))
+
+
+def _changed_long_list(m: ModuleType) -> bool:
+    log = log_of(m, *(user(f"s{n}") for n in range(512)))
+    with contextlib.suppress(Exception):
+        m.list_sessions(log).clear()
+    return len(m.list_sessions(log)) != 512
+
+
+def _result_on_an_older_log(m: ModuleType) -> bool:
+    older = log_of(m, user("s"))
+    m.append_event(older, *call("s", "c1"))
+    return accepted(m, older, *result("s", "c1"))
+
+
+def _same_mapping_twice(m: ModuleType) -> bool:
+    given = {"content": "hi", "meta": ["a"]}
+    log, _ = m.append_event(m.create_event_log(), "s", "user_message", given)
+    given["meta"].clear()
+    _, second = m.append_event(log, "s", "user_message", given)
+    return plain(second.payload) != {"content": "hi", "meta": []}
+
+
+def _branch_then_newest(m: ModuleType) -> bool:
+    base = newest = log_of(m, *many("s", 3))
+    for n in range(2):
+        newest, _ = m.append_event(newest, *user("s", f"newer {n}"))
+    m.append_event(base, *user("s", "branch"))
+    return ids(m, newest, "s") != [1, 2, 3, 4, 5]
+
+
+def _replay_after_refusal(m: ModuleType) -> bool:
+    log = log_of(m, *CALL_AND_RESULT)
+    accepted(m, log, *result("s", "1"))
+    return len(m.replay_session(log, "s")) != 2
+
+
+def _retry_let_through(m: ModuleType) -> bool:
+    log = log_of(m, *CALL_AND_RESULT)
+    accepted(m, log, *result("s", "1"))
+    return accepted(m, log, *result("s", "1"))
+
+
+def _deep(depth: int) -> Any:
+    value: Any = "leaf"
+    for _ in range(depth - 1):
+        value = [value]
+    return value
+
+
+def _bits(count: int) -> int:
+    return (1 << (count - 1)) | 1
+
+
 A, B, AB = user("a"), user("b"), user("ab")
 ONE_CALL = (call("s", "1"),)
 TWO_CALLS = (call("s", "1"), call("s", "2"))
@@ -350,5 +436,56 @@ BROKEN_BEHAVIOUR: dict[str, Callable[[ModuleType], bool]] = {
         m, log_of(m, call("s", "1"), call("s", "2")), *call("s", "1")),
     "call_ids_checked_in_the_last_run": lambda m: accepted(
         m, log_of(m, call("s", "1"), user("s")), *call("s", "1")),
+    # issue 28: sizes
+    "ids_wrap_at_1024": lambda m: build(m, *many("s", 1025))[1][-1].event_id != 1025,
+    "reads_return_at_most_1024_events": lambda m: len(
+        ids(m, log_of(m, *many("s", 1025)), "s")) != 1025,
+    "sessions_listed_up_to_1024": lambda m: len(
+        sessions(m, *(user(f"s{n}") for n in range(1025)))) != 1025,
+    "results_matched_among_the_last_256_calls": lambda m: not _appends_through(
+        m, *_calls_then_results(257)),
+    "answers_remembered_for_the_last_256_results": _second_result_after(257),
+    "results_looked_for_in_the_last_1024_events": _late_result,
+    "replay_runs_split_at_512_calls": lambda m: len(
+        replay(m, "s", *(call("s", str(n)) for n in range(513)))) != 1,
+    "replay_returns_at_most_1024_messages": lambda m: len(replay(m, "s", *many("s", 1025))) != 1025,
+    "payload_lists_cut_at_2048_items": lambda m: not _appends_through(
+        m, ("s", "user_message", {"content": "hi", "items": list(range(2049))})),
+    "payload_keys_cut_at_2048": lambda m: not _appends_through(
+        m, ("s", "user_message", {"content": "hi", **{str(n): n for n in range(2048)}})),
+    "copy_stops_160_levels_down": lambda m: not _appends_through(
+        m, ("s", "user_message", {"content": "hi", "deep": _deep(199)})),
+    "contents_of_a_power_of_two_lose_a_character": lambda m: not _appends_through(
+        m, user("s", "x" * 128)),
+    "session_ids_cut_at_2048": lambda m: build(m, user("s" * 2049))[1][0].session_id != "s" * 2049,
+    "call_ids_compared_by_their_first_1024_characters": lambda m: not _appends_through(
+        m, call("s", "c" * 1024), call("s", "c" * 1025)),
+    "ints_stored_in_4096_bits": lambda m: not _appends_through(
+        m, ("s", "user_message", {"content": "hi", "n": _bits(4097)})),
+    "long_lists_handed_out_from_a_cache": _changed_long_list,
+    # issue 28: mechanisms
+    "payload_keys_named_like_event_fields_dropped": lambda m: not _appends_through(
+        m, ("s", "user_message", {"content": "hi", "session_id": "other", "event_id": 9})),
+    "results_checked_against_every_call_of_the_family": _result_on_an_older_log,
+    "payload_copies_cached_by_identity": _same_mapping_twice,
+    "branches_cut_the_index_newer_logs_read": _branch_then_newest,
+    "replay_shows_a_refused_tool_event": _replay_after_refusal,
+    "arguments_with_several_keys_normalised": lambda m: not _appends_through(
+        m, call("s", "1", '{"a":1,"b":2}')),
+    "str_subclass_event_types_refused": lambda m: refused(
+        m, log_of(m), "s", type("Text", (str,), {})("user_message"), {"content": "hi"}),
+    "session_ids_compared_with_surrogates_replaced": lambda m: ids(
+        m, log_of(m, user("\ud800")), "?") != [],
+    "session_ids_checked_for_messages_only": lambda m: accepted(
+        m, log_of(m), None, *call("s", "1")[1:]),
+    "a_refused_tool_event_lets_its_retry_through": _retry_let_through,
+    "reused_call_ids_looked_for_in_the_last_1024_events": _late_reuse,
+    "sessions_listed_by_family": lambda m: sessions(
+        m, user("user.1"), user("bot.1"), user("user.2")) != ["user.1", "bot.1", "user.2"],
+    "sessions_listed_with_surrogate_pairs_joined": lambda m: sessions(
+        m, user("\ud83d\ude42"), user("🙂")) != ["\ud83d\ude42", "🙂"],
+    "tool_call_messages_take_content_from_the_payload": lambda m: replay(
+        m, "s", ("s", "tool_call", {"call_id": "1", "name": "f", "arguments": "{}", "content": "x"})
+    )[0]["content"] is not None,
 }
 # fmt: on

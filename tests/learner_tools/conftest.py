@@ -1,19 +1,17 @@
-"""Helpers for the learner tools' tests: run the command line as a learner does, from any
-folder, with the locale under the test's control."""
+"""Helpers for the learner tools' tests: the command line in this process (on a report given
+as data), and the environment a learner's own process would run in, with the locale under the
+test's control."""
 
 from __future__ import annotations
 
 import os
-import subprocess
-import sys
 from pathlib import Path
 
 from grader.i18n import LOCALE_VARIABLES
 from grader.i18n.choice import LANGUAGE_VARIABLE
+from tests.grader.cli_in_process import cli_in_process
 
 KIT_ROOT = Path(__file__).resolve().parents[2]
-# Generous: one grading takes seconds, but the machine may be busy.
-CLI_TIMEOUT = 300
 
 
 def environment(**variables: str) -> dict[str, str]:
@@ -31,17 +29,4 @@ def environment(**variables: str) -> dict[str, str]:
     return {**clean, **variables}
 
 
-def grader_cli(
-    *args: str, cwd: Path = KIT_ROOT, locale: dict[str, str] | None = None
-) -> subprocess.CompletedProcess[str]:
-    """Run ``python -m grader ARGS`` in ``cwd`` with the locale variables ``locale`` only."""
-    return subprocess.run(
-        [sys.executable, "-m", "grader", *args],
-        cwd=cwd,
-        env=environment(**(locale or {})),
-        capture_output=True,
-        text=True,
-        encoding="utf-8",
-        timeout=CLI_TIMEOUT,
-        check=False,
-    )
+__all__ = ["cli_in_process"]

@@ -22,8 +22,10 @@ import hypothesis
 import jsonschema  # type: ignore[import-untyped]
 import pytest
 
+from grader.frontends import cli
 from grader.frontends.gradescope import build_zip
-from tests.learner_tools.conftest import KIT_ROOT, environment, grader_cli
+from tests.grader.cli_in_process import RunCli
+from tests.learner_tools.conftest import KIT_ROOT, environment
 
 SCHEMA = json.loads((KIT_ROOT / "tests/grader/schemas/gradescope_results.schema.json").read_text())
 #: A bare Python 3.10 (Ubuntu 22.04's, as on Gradescope's image) and an environment of it that
@@ -51,8 +53,7 @@ ON_310 = "\nimport sys\nassert sys.version_info[:2] == (3, 10), sys.version\n"
 def autograder(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The zip, built by the command an instructor runs."""
     path = tmp_path_factory.mktemp("zip") / "autograder.zip"
-    finished = grader_cli("gradescope", str(path))
-    assert finished.returncode == 0, finished.stdout + finished.stderr
+    assert cli.main(["gradescope", str(path)]) == 0
     return path
 
 
@@ -102,9 +103,11 @@ def test_building_the_zip_twice_gives_the_same_bytes(autograder: Path, tmp_path:
     assert (tmp_path / "again.zip").read_bytes() == autograder.read_bytes()
 
 
-def test_a_zip_for_a_folder_that_does_not_exist_is_refused(tmp_path: Path) -> None:
-    finished = grader_cli("gradescope", str(tmp_path / "nowhere" / "a.zip"))
-    assert finished.returncode == 2 and "does not exist" in finished.stdout
+def test_a_zip_for_a_folder_that_does_not_exist_is_refused(
+    cli_in_process: RunCli, tmp_path: Path
+) -> None:
+    ran = cli_in_process("gradescope", str(tmp_path / "nowhere" / "a.zip"))
+    assert ran.status == 2 and "does not exist" in ran.out
 
 
 @pytest.fixture(scope="module")
@@ -140,12 +143,36 @@ def test_the_autograder_grades_the_exercise_files_on_python_3_10(
 
 
 @needs_310
+@needs_310
+def test_a_python_without_hypothesis_grades_from_the_bank(
+    autograder: Path, tmp_path: Path, committed_stubs: Path
+) -> None:
+    """The examples are banked: a grade draws none, so it needs no hypothesis."""
+    root = unpack(autograder, tmp_path / "autograder")
+    solved = (KIT_ROOT / "solutions" / "event_log.py").read_text(encoding="utf-8")
+    (root / "submission" / "event_log.py").write_text(solved + ON_310, encoding="utf-8")
+    for stub in ("sessions.py", "replay.py"):
+        shutil.copyfile(committed_stubs / stub, root / "submission" / stub)
+    document = run_autograder(root, GRADER_PYTHON=str(PYTHON_310))
+    statuses = [test["extra_data"]["grader_status"] for test in document["tests"]]
+    assert statuses == ["passed"] + ["not_implemented"] * 4, document["output"]
+
+
+@needs_310
 def test_where_the_grader_cannot_start_the_results_say_why(
-    autograder: Path, tmp_path: Path
+    autograder: Path, tmp_path: Path, committed_stubs: Path
 ) -> None:
     root = unpack(autograder, tmp_path / "autograder")
-    (root / "submission" / "mine.py").write_text("x = 1\n")
-    # Python 3.10 without hypothesis: the grader cannot even be imported.
+    solved = (KIT_ROOT / "solutions" / "event_log.py").read_text(encoding="utf-8")
+    (root / "submission" / "event_log.py").write_text(solved + ON_310, encoding="utf-8")
+    for stub in ("sessions.py", "replay.py"):
+        shutil.copyfile(committed_stubs / stub, root / "submission" / stub)
+    # Python 3.10 without hypothesis, and no examples bank: the grade needs hypothesis to
+    # draw the examples, and cannot go on.
+    banks = list((root / "source").rglob("bank.z"))
+    assert len(banks) == 5
+    for banked in banks:
+        banked.unlink()
     document = run_autograder(root, GRADER_PYTHON=str(PYTHON_310))
     assert document["score"] == 0 and document["tests"] == []
     assert document["extra_data"] == {"grader_status": "cannot_grade"}

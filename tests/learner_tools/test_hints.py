@@ -12,9 +12,8 @@ import pytest
 from grader.engine.outcomes import Failure, Report, Said, Status, TaskResult
 from grader.frontends.hints import HINT_STATE_FILE, LEVELS, reveal_next_hint
 from grader.i18n import text, using_language
-from tests.implementations.corpus import write_mutant
-from tests.implementations.mutants import MUTANTS
-from tests.learner_tools.conftest import grader_cli
+from tests.grader.cli_in_process import RunCli
+from tests.grader.golden_files import case_report
 
 
 def report(*results: TaskResult, load_problem: Said | None = None) -> Report:
@@ -108,15 +107,19 @@ def test_hints_speak_chinese(tmp_path: Path) -> None:
     ]  # fmt: skip
 
 
-def test_the_command_line_keeps_the_state_in_the_folder_it_runs_in(tmp_path: Path) -> None:
-    mutant = next(m for m in MUTANTS if m.name == "replay_no_merge")
-    target = write_mutant(mutant, tmp_path)
+def test_the_command_line_keeps_the_state_in_the_folder_it_runs_in(
+    cli_in_process: RunCli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     folder = tmp_path / "learner"
     folder.mkdir()
-    asked = ("--target", str(target), "--task", "4", "--hint", "--lang", "zh")
-    finished = grader_cli(*asked, cwd=folder)
-    assert finished.returncode == 1
-    printed = finished.stdout.splitlines()
+    monkeypatch.chdir(folder)
+
+    ran = cli_in_process(
+        "--task", "4", "--hint", "--lang", "zh", report=case_report("broken_promise")
+    )
+
+    assert ran.status == 1
+    printed = ran.out.splitlines()
     numbered = [line for line in printed if line.startswith(("  1. ", "  2. "))]
     assert numbered == hint_lines("hint.replay.merge", "zh")
     assert printed[-1] == text("hint.last", "zh")

@@ -6,7 +6,6 @@ from __future__ import annotations
 import argparse
 import re
 from collections.abc import Callable
-from pathlib import Path
 
 import pytest
 
@@ -15,9 +14,8 @@ from grader.frontends import cli
 from grader.frontends.batch import command as batch
 from grader.i18n import text
 from maintainer.release import command as release
-from tests.implementations.corpus import write_mutant
-from tests.implementations.mutants import MUTANTS
-from tests.learner_tools.conftest import grader_cli
+from tests.grader.cli_in_process import RunCli
+from tests.grader.golden_files import case_report
 
 # A task's line of the report: "3. Listing sessions      0/20  failed".
 TASK_LINE = re.compile(r"^(\d+)\. .*?\s(\d+)/(\d+)\s", re.MULTILINE)
@@ -81,12 +79,13 @@ def test_the_language_is_read_first_and_a_wrong_one_left_to_the_command(
     [([], "python -m grader"), (["batch", "in", "--out", "out"], "python -m grader batch")],
 )
 def test_an_unknown_language_is_refused_by_the_command_that_was_run(
-    command: list[str], program: str
+    cli_in_process: RunCli, command: list[str], program: str
 ) -> None:
-    finished = grader_cli(*command, "--lang", "fr")
-    assert finished.returncode == 2
-    assert f"{program}: error: argument --lang: invalid choice: 'fr'" in finished.stderr
-    assert "'en', 'zh'" in finished.stderr and "Traceback" not in finished.stderr
+    ran = cli_in_process(*command, "--lang", "fr")
+
+    assert ran.status == 2
+    assert f"{program}: error: argument --lang: invalid choice: 'fr'" in ran.err
+    assert "'en', 'zh'" in ran.err and "Traceback" not in ran.err
 
 
 @pytest.mark.parametrize(
@@ -98,9 +97,18 @@ def test_an_unknown_language_is_refused_by_the_command_that_was_run(
     ],
 )
 def test_the_command_line_speaks_the_language_chosen(
-    arguments: tuple[str, ...], locale: dict[str, str], expected: str
+    cli_in_process: RunCli,
+    monkeypatch: pytest.MonkeyPatch,
+    arguments: tuple[str, ...],
+    locale: dict[str, str],
+    expected: str,
 ) -> None:
-    shown = grader_cli(*arguments, "--help", locale=locale).stdout
+    monkeypatch.delenv("LANGUAGE")
+    for variable, value in locale.items():
+        monkeypatch.setenv(variable, value)
+
+    shown = cli_in_process(*arguments, "--help").out
+
     other = "en" if expected == "zh" else "zh"
     assert text("cli.description", expected) in shown
     assert text("cli.description", other) not in shown
@@ -136,22 +144,23 @@ def test_no_help_shows_a_message_id_instead_of_its_sentence(
 
 
 def test_the_chinese_report_gives_the_same_points_and_verdicts_as_the_english(
-    tmp_path: Path,
+    cli_in_process: RunCli, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    mutant = next(m for m in MUTANTS if m.name == "sessions_sorted")
-    target = str(write_mutant(mutant, tmp_path))
-    asked = ("--target", target, "--task", "3", "--task", "4")
-    english = grader_cli(*asked, locale={"LANG": "en_US.UTF-8"})
-    chinese = grader_cli(*asked, locale={"LANG": "zh_CN.UTF-8"})
-    assert english.returncode == chinese.returncode == 1
-    rows = TASK_LINE.findall(english.stdout)
+    report = case_report("sessions_sorted")  # tasks 3 and 4 of a mutant that loses task 3
+    english = cli_in_process("--task", "3", "--task", "4", report=report)
+    monkeypatch.setenv("LANG", "zh_CN.UTF-8")
+    monkeypatch.delenv("LANGUAGE")
+    chinese = cli_in_process("--task", "3", "--task", "4", report=report)
+
+    assert english.status == chinese.status == 1
+    rows = TASK_LINE.findall(english.out)
     assert rows == [("3", "0", "20"), ("4", "20", "20")]
-    assert TASK_LINE.findall(chinese.stdout) == rows
-    totals = [TOTAL.findall(run.stdout.splitlines()[-2])[-1] for run in (english, chinese)]
+    assert TASK_LINE.findall(chinese.out) == rows
+    totals = [TOTAL.findall(run.out.splitlines()[-2])[-1] for run in (english, chinese)]
     assert totals == [("20", "40"), ("20", "40")]
     for key in ("report.broken", "report.hint", "report.total"):
         prefix = text(key, "zh").split("{")[0]
-        assert prefix in chinese.stdout
-        assert text(key, "en").split("{")[0] not in chinese.stdout
-    assert text("task.list_sessions.name", "zh") in chinese.stdout
-    assert text("promise.list.sessions", "zh") in chinese.stdout
+        assert prefix in chinese.out
+        assert text(key, "en").split("{")[0] not in chinese.out
+    assert text("task.list_sessions.name", "zh") in chinese.out
+    assert text("promise.list.sessions", "zh") in chinese.out

@@ -11,6 +11,9 @@ import grader
 from grader.i18n import text, using_language
 from tests.implementations.corpus import CORRECT_DIR
 
+# grader.check grades in the sandbox, as a notebook cell does.
+pytestmark = pytest.mark.sandbox
+
 CORRECT = CORRECT_DIR / "c07_tuple_log.py"
 
 

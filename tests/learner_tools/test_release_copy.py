@@ -1,6 +1,6 @@
 """The learner's copy of this kit: stubs, not solutions; no maintainer's tools, answers or
 tests; the README sections and notebooks a learner needs; it stands alone, its grader finds
-every task unfinished, and ruff passes in it with its own settings.
+every task unfinished, and ruff and mypy pass in it with its own settings.
 
 The copy of the last commit is what a release hands out; the documents and settings are
 also checked in a copy of the working tree, so that they are right before they are committed.
@@ -25,8 +25,9 @@ from grader.i18n import text
 from maintainer.release.committed import head_commit
 from maintainer.release.files import KIT_ROOT, write_commit
 from maintainer.release.isolation import copy_only_environment
-from maintainer.release.manifest import learner_files
+from maintainer.release.manifest import ENGLISH, LANGUAGES, learner_files
 from maintainer.release.proofs import PASSED, prove_copy_stands_alone, prove_grader_on_stubs
+from maintainer.release.style_checks import prove_checks_pass
 from tests.docs.readme_commands import python_commands
 
 # What a learner does not get, in any spelling a document might use.
@@ -52,13 +53,17 @@ def released(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def working_copy(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The learner's copy of the working tree: the manifest's files among those git tracks
     or would track (untracked but not ignored)."""
+    return write_working_copy(tmp_path_factory.mktemp("working") / "learner", ENGLISH)
+
+
+def write_working_copy(out: Path, language: str) -> Path:
+    """Write the learner's copy, in ``language``, of the working tree into ``out``."""
     listed = subprocess.run(
         ["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
         cwd=KIT_ROOT, capture_output=True, check=True,
     ).stdout.decode()  # fmt: skip
     existing = [path for path in listed.split("\0") if path and (KIT_ROOT / path).is_file()]
-    out = tmp_path_factory.mktemp("working") / "learner"
-    for copy_path, source in learner_files(existing).items():
+    for copy_path, source in learner_files(existing, language).items():
         (out / copy_path).parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(KIT_ROOT / source, out / copy_path)
     return out
@@ -92,6 +97,7 @@ def test_the_copy_holds_no_maintainers_tools_no_answers_and_no_tests(released: P
                     "exercises", "grader", "notebooks", "sqlite_demo"}  # fmt: skip
 
 
+@pytest.mark.sandbox
 def test_the_copy_stands_alone_and_its_grader_finds_every_task_unfinished(
     released: Path, tmp_path: Path
 ) -> None:
@@ -196,8 +202,14 @@ def test_the_copys_pyproject_keeps_in_step_with_the_kits(working_copy: Path) -> 
     assert [f for f in copy["tool"]["mypy"]["files"] if not (working_copy / f).is_dir()] == []
 
 
-def test_ruff_passes_in_the_copy_with_its_own_settings(working_copy: Path) -> None:
-    for command in (["check", "--no-cache", "."], ["format", "--check", "--no-cache", "."]):
-        done = subprocess.run([sys.executable, "-m", "ruff", *command], cwd=working_copy,
-                              capture_output=True, text=True, timeout=300)  # fmt: skip
-        assert done.returncode == 0, f"ruff {' '.join(command)}:\n{done.stdout}{done.stderr}"
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_ruff_and_mypy_pass_in_the_copy_with_its_own_settings(
+    tmp_path_factory: pytest.TempPathFactory, language: str
+) -> None:
+    copy = write_working_copy(tmp_path_factory.mktemp(f"checked-{language}") / "learner", language)
+    scratch = tmp_path_factory.mktemp(f"checks-{language}")
+    environment = copy_only_environment(copy, scratch)
+
+    proof = prove_checks_pass(copy, environment, scratch, KIT_ROOT / ".mypy_cache")
+
+    assert (proof.outcome, proof.detail) == (PASSED, "")

@@ -1,4 +1,4 @@
-"""What ``python -m grader release`` writes: the manifest's files of the last commit, never the
+"""What ``python -m maintainer release`` writes: the manifest's files of the last commit, never the
 working tree's, the learner versions of the READMEs and pyproject, no ``maintainer/`` and no
 answers; and every refusal, with nothing written. (A small git checkout shaped like the kit.)"""
 

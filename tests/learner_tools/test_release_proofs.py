@@ -26,6 +26,7 @@ from maintainer.release.proofs import (
     prove_grader_on_stubs,
     prove_notebooks_execute,
 )
+from maintainer.release.style_checks import prove_checks_pass
 
 Environment = Callable[[Path], dict[str, str]]
 
@@ -229,3 +230,43 @@ def test_the_command_refuses_in_one_line_and_writes_nothing(
     why = text("release.refused.inside_kit", language, path=inside)
     assert capsys.readouterr().out == text("cli.release.refused", language, reason=why) + "\n"
     assert not inside.exists()
+
+
+@pytest.mark.parametrize(
+    ("source", "failing", "named"),
+    [
+        ("def half(n: int) -> int:\n    return n / 2\n", "mypy", "checked/numbers.py:2"),
+        (
+            "import os\n\n\ndef half(n: int) -> int:\n    return n // 2\n",
+            "ruff check --no-cache .",
+            "F401",
+        ),
+        (
+            "def half(n: int) -> int:\n    return n//2\n",
+            "ruff format --check --no-cache .",
+            "numbers.py",
+        ),
+        ("def half(n: int) -> int:\n    return n // 2\n", None, ""),
+    ],
+    ids=["a type error", "an unused import", "unformatted code", "clean code"],
+)
+def test_the_checks_proof_fails_on_the_first_check_that_fails_and_shows_why(
+    tmp_path: Path, environment_for: Environment, source: str, failing: str | None, named: str
+) -> None:
+    (tmp_path / "pyproject.toml").write_text(
+        '[tool.mypy]\nfiles = ["checked"]\nstrict = true\n\n[tool.ruff.lint]\nselect = ["F"]\n'
+    )
+    (tmp_path / "checked").mkdir()
+    (tmp_path / "checked" / "__init__.py").write_text("")
+    (tmp_path / "checked" / "numbers.py").write_text(source)
+    scratch = tmp_path / "scratch"
+    scratch.mkdir()
+
+    proof = prove_checks_pass(tmp_path, environment_for(tmp_path), scratch)
+
+    if failing is None:
+        assert (proof.outcome, proof.detail) == (PASSED, "")
+    else:
+        assert proof.outcome == FAILED
+        assert proof.detail.startswith(f"python -m {failing} failed in the copy"), proof.detail
+        assert named in proof.detail

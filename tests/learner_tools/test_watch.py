@@ -196,6 +196,7 @@ def watching(tmp_path: Path) -> Iterator[Callable[..., Watching]]:
         each.stop()
 
 
+@pytest.mark.sandbox
 def test_ctrl_c_while_grading_stops_without_a_traceback_in_chinese(
     watching: Callable[..., Watching],
 ) -> None:
@@ -210,6 +211,7 @@ def test_ctrl_c_while_grading_stops_without_a_traceback_in_chinese(
     assert "Traceback" not in printed + errors and errors == ""
 
 
+@pytest.mark.sandbox
 def test_ctrl_c_from_a_terminal_stops_every_lane_without_a_traceback(
     watching: Callable[..., Watching],
 ) -> None:

@@ -16,6 +16,9 @@ import pytest
 
 from tests.live.conftest import READ_TIMEOUT_SECONDS, client_of, event_ids, new_session, say
 
+# serve --crashable starts (and kills) real server processes.
+pytestmark = pytest.mark.server
+
 
 class CrashLoop:
     """The command as a child process, its output read line by line on a thread."""

@@ -58,6 +58,9 @@ def test_there_are_at_least_six_notebooks() -> None:
     assert len(NOTEBOOKS) >= 6, [path.name for path in NOTEBOOKS]
 
 
+# Notebook 03 grades in the sandbox (grader.check), notebook 05 starts and kills a server.
+@pytest.mark.sandbox
+@pytest.mark.server
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda path: path.stem)
 def test_notebook_runs_without_error_in_a_fresh_kernel(
     path: Path, execution_errors: dict[str, Exception | None]

@@ -595,6 +595,33 @@ def _reach():
             _say("thread: %r" % (error,))
     return None
 """,
+    # Replace a function the guard itself calls while it decides (it reads a standard library
+    # file to check a compile): run inside the hook, where every event is let through.
+    "by_a_function_the_guard_calls": r"""
+def _reach():
+    import os, posix, sys
+    found, real = [], posix.open
+
+    def spy(*args, **kwargs):
+        try:
+            frame = sys._getframe(1)
+            while frame is not None:
+                if "REPORTS" in frame.f_globals:
+                    found.append(frame.f_globals)
+                    break
+                frame = frame.f_back
+        except Exception:
+            pass
+        return real(*args, **kwargs)
+
+    posix.open = spy
+    try:
+        with open(os.__file__, "rb") as source:
+            compile(source.read(), os.__file__, "exec")
+    finally:
+        posix.open = real
+    return found[0] if found else None
+""",
     # Patch what the kernel might use: builtins, json, copy, types, the ABCs.
     "by_patching_the_stdlib": r"""
 _PATCHED = []

@@ -5,7 +5,8 @@ built-in module is built, how a thread starts): a correct file must not notice. 
 imports every module of the standard library a solution might want (built-in ones, which
 the guard's replacement builds, and extension ones, among them ``_elementtree``, whose
 start-up imports ``pyexpat``), and uses the ones that look at frames (namedtuple, enum,
-typing, logging), and must be graded, not reported.
+typing, logging, warnings), and must be graded, not reported. ``faulthandler`` is not among
+them: it is refused (see :mod:`grader.kernel.refusals`).
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from tests.redteam.hostile import CORRECT_BODY
 MODULES = (
     "_bisect", "_csv", "_datetime", "_elementtree", "_heapq", "_md5", "_pickle", "_random",
     "_sha256", "_statistics", "_struct", "array", "binascii", "cmath", "math", "pyexpat",
-    "unicodedata", "zlib", "errno", "faulthandler", "datetime", "pickle", "csv",
+    "unicodedata", "zlib", "errno", "warnings", "uuid", "datetime", "pickle", "csv",
     "xml.etree.ElementTree", "statistics", "hashlib", "random", "struct", "decimal",
     "fractions", "heapq", "bisect", "json", "copy", "dataclasses", "typing", "enum",
     "collections", "functools", "itertools", "operator", "types", "re", "string", "textwrap",
@@ -43,6 +44,12 @@ try:
     enum.Enum("Colour", "RED GREEN").RED
     typing.TypeVar("T")
     logging.getLogger("honest").warning("a warning")
+    import uuid, warnings
+    uuid.uuid4(), uuid.uuid1()
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        warnings.warn("deprecated", DeprecationWarning, stacklevel=2)
+    assert [str(w.message) for w in caught] == ["deprecated"], caught
 except Exception as error:
     failed.append(("frames", repr(error)))
 os.write(2, ("FAILED %r\\n" % (failed,)).encode())

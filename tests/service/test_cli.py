@@ -15,6 +15,9 @@ from sqlite_demo.texts import EN, say
 from tests.server_fixtures import StartServer
 from tests.service.helpers import query
 
+# The demo and serve run as real processes (some only to be refused their arguments).
+pytestmark = pytest.mark.server
+
 PHASES = 5
 #: The demo's closing summary: one line per phase, "Phase 3: <title>: passed".
 VERDICT = re.compile(r"^Phase (\d): [^─\n]*: (passed|FAILED)$", re.MULTILINE)

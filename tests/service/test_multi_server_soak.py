@@ -42,7 +42,7 @@ from tests.databases import BACKENDS, Database
 from tests.service.helpers import conversation_problems, query
 from tests.store.folds import expected_messages, expected_tool_calls
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.server]
 
 SEED = 20240611
 SERVERS = int(os.environ.get("SOAK_SERVERS", "3"))

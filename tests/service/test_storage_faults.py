@@ -27,6 +27,8 @@ import pytest
 from sqlite_demo import SqliteEventStore
 from sqlite_demo.server import ServerProcess
 
+pytestmark = pytest.mark.server
+
 
 def _can_make_private_mounts() -> bool:
     if shutil.which("unshare") is None:

@@ -37,3 +37,16 @@ def test_a_string_with_a_lone_surrogate_is_refused_because_it_is_not_utf8(
     with pytest.raises(InvalidPayloadError, match=r"(?i)utf-8"):
         chat.append_event("s", "user_message", {"content": "\ud800"})
     assert chat.get_events_for_session("s") == []
+
+
+def test_an_int_of_4300_digits_reads_back_and_one_of_4301_is_refused_with_nothing_written(
+    chat: EventStore,
+) -> None:
+    # The contract stops at 4,300 digits, the most Python writes as JSON text: the store keeps
+    # every int the contract allows, and says what is wrong with one past it.
+    longest = -(10**4300 - 1)
+    appended = chat.append_event("s", "user_message", {"content": "x", "n": longest})
+    assert chat.get_events_for_session("s")[0].payload["n"] == longest == appended.payload["n"]
+    with pytest.raises(InvalidPayloadError, match=r"JSON-compatible.*4300 digits"):
+        chat.append_event("s", "user_message", {"content": "x", "n": 10**4300})
+    assert len(chat.get_events_for_session("s")) == 1

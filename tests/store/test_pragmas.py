@@ -9,10 +9,16 @@ import pytest
 from sqlite_demo import SqliteEventStore, StoreError
 from sqlite_demo.store.sqlite.connection import open_connection
 
-EXPECTED = {"journal_mode": "wal", "synchronous": 1, "foreign_keys": 1, "busy_timeout": 5000}
+EXPECTED = {
+    "journal_mode": "wal",
+    "synchronous": 1,
+    "foreign_keys": 1,
+    "busy_timeout": 5000,
+    "cache_size": -64 * 1024,  # KiB: a long session's read stays in SQLite's own cache
+}
 
 
-def test_a_new_store_runs_in_wal_mode_with_normal_sync_foreign_keys_and_a_busy_timeout(
+def test_a_new_store_runs_in_wal_mode_with_normal_sync_foreign_keys_a_busy_timeout_and_cache(
     sqlite_db: SqliteEventStore,
 ) -> None:
     assert sqlite_db.pragmas().items() >= EXPECTED.items()

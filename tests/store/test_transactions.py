@@ -2,19 +2,16 @@
 
 from __future__ import annotations
 
-from types import ModuleType
-
 import pytest
 
 from sqlite_demo import (
     ConstraintViolationError,
     EventStore,
     ProjectionOutOfStepError,
+    SqliteEventStore,
     StoredEvent,
 )
-from sqlite_demo.store.opening import is_postgres_url
-from sqlite_demo.store.sqlite import projections as sqlite_projections
-from tests.databases import Database
+from sqlite_demo.store.sqlite import projections
 from tests.store.raw import (
     RawDatabase,
     let_projection_inserts_succeed,
@@ -57,15 +54,19 @@ def test_after_a_rolled_back_append_the_next_event_id_has_no_gap(
 
 
 def test_a_python_error_in_the_projection_step_rolls_back_and_propagates_unchanged(
-    chat: EventStore, db: Database, monkeypatch: pytest.MonkeyPatch
+    sqlite_db: SqliteEventStore, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    # SQLite only: its append runs Python between the event and its projection. PostgreSQL's
+    # runs inside the database (kit_append), where the test above makes the step fail.
+    chat = sqlite_db
+    chat.create_session("chat", session_id="s")
     chat.append_event("s", "user_message", {"content": "before"})
 
     def crash(connection: object, event: StoredEvent) -> None:
         raise RuntimeError("crashed between the event and its projection")
 
     with monkeypatch.context() as patch:
-        patch.setattr(projections_of(db), "write_projection", crash)
+        patch.setattr(projections, "write_projection", crash)
         with pytest.raises(RuntimeError, match="crashed between"):
             chat.append_event("s", "tool_call", {"call_id": "c1", "name": "n", "arguments": ""})
     assert _row_counts(chat) == (1, 1, 0)
@@ -81,12 +82,3 @@ def test_a_result_for_a_call_missing_from_the_projection_is_refused_and_not_stor
     with pytest.raises(ProjectionOutOfStepError, match="rebuild_projections"):
         chat.append_event("s", "tool_result", {"call_id": "c1", "content": "42"})
     assert [event.type for event in chat.get_events_for_session("s")] == ["tool_call"]
-
-
-def projections_of(db: Database) -> ModuleType:
-    """The projections module of ``db``'s backend, whose step a test replaces."""
-    if is_postgres_url(db):
-        from sqlite_demo.store.postgres import projections
-
-        return projections
-    return sqlite_projections

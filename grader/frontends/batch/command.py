@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import time
 from collections import Counter
 from pathlib import Path
@@ -10,11 +11,13 @@ from pathlib import Path
 from grader.frontends.batch import run_batch
 from grader.frontends.batch.outputs import GRADEBOOK, RESULTS_DIR, SUMMARY, most_failed, sentence_of
 from grader.frontends.batch.pool import Row
+from grader.frontends.batch.stopping import Stopped, stopped_by_signals
 from grader.frontends.results import FORMATS
 from grader.i18n import LANGUAGES, text
 from grader.i18n.arguments import Parser
 from grader.settings import Settings, add_options, from_arguments
-from grader.transport import isolation, protect
+from grader.transport import isolation, protect, writable
+from grader.transport.sandbox import Limits
 from grader.transport.workspace import KIT_ROOT
 
 MOST_FAILED_PRINTED = 3
@@ -50,6 +53,15 @@ def choose_isolation(requested: str, no_sandbox: bool) -> isolation.Launcher | s
     return launcher
 
 
+def folders_sentence(chosen: isolation.Launcher) -> str:
+    """How a uid batch keeps what learner code writes: private folders, or shared ones."""
+    assert chosen.writable is not None
+    budget = Limits().write_budget()
+    key = "batch.folders.private" if chosen.private_folders else "batch.folders.shared"
+    folders = ", ".join(chosen.writable.folders)
+    return text(key, folders=folders, files=budget.files, mib=budget.size // 2**20)
+
+
 def render_outcome(rows: list[Row], out_dir: Path, seconds: float) -> str:
     verdicts = Counter(row.verdict.value for row in rows)
     counts = ", ".join(f"{verdict} {count}" for verdict, count in sorted(verdicts.items()))
@@ -65,7 +77,9 @@ def render_outcome(rows: list[Row], out_dir: Path, seconds: float) -> str:
 
 
 def main(argv: list[str]) -> int:
-    """Run the batch; exit 0 when it ran (whatever the scores), 2 when it cannot run."""
+    """Run the batch; exit 0 when it ran (whatever the scores), 2 when it cannot run, 128 + N
+    when signal N (SIGTERM, SIGINT) stopped it: nothing is then written, and nothing is left
+    running (see :mod:`grader.frontends.batch.stopping`)."""
     arguments = build_parser().parse_args(argv)
     if not arguments.submissions.is_dir():
         print(text("cli.batch.not_a_folder", path=arguments.submissions))
@@ -78,25 +92,37 @@ def main(argv: list[str]) -> int:
     print(text(f"batch.isolation.{chosen.isolation.value}"), flush=True)
     if chosen.note:
         print(text(chosen.note, python=chosen.python), flush=True)
+    if chosen.writable is not None:
+        print(folders_sentence(chosen), flush=True)
+        # Found once: every grading process takes this list instead of walking again.
+        os.environ.update(writable.handed_down(chosen.writable))
     started = time.monotonic()
     # The whole kit (its tests hold correct implementations, its history the reference), the
     # class folder and the previous outputs (other learners' results).
     secrets = [*protect.kit_folders(KIT_ROOT), arguments.submissions, arguments.out]
     opened_for = [chosen.python, *isolation.stdlib_folders(chosen.python)]
     uid = chosen.isolation is isolation.Isolation.UID
-    with protect.closed_to_others(secrets if uid else [], opened_for) as closed:
-        if closed:
-            print(
-                text("cli.batch.closed", paths=", ".join(str(path) for path in closed)), flush=True
+    try:
+        with (
+            stopped_by_signals(),
+            protect.closed_to_others(secrets if uid else [], opened_for) as closed,
+        ):
+            if closed:
+                print(
+                    text("cli.batch.closed", paths=", ".join(str(path) for path in closed)),
+                    flush=True,
+                )
+            rows = run_batch(
+                arguments.submissions,
+                arguments.out,
+                settings,
+                arguments.workers,
+                show_progress=not arguments.no_progress,
+                results_format=arguments.format,
             )
-        rows = run_batch(
-            arguments.submissions,
-            arguments.out,
-            settings,
-            arguments.workers,
-            show_progress=not arguments.no_progress,
-            results_format=arguments.format,
-        )
+    except Stopped as stopped:
+        print(text("cli.batch.stopped", signal=str(stopped), out=arguments.out), flush=True)
+        return stopped.exit_status
     print(render_outcome(rows, arguments.out, time.monotonic() - started))
     return 0
 

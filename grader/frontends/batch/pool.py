@@ -19,9 +19,11 @@ from pathlib import Path
 
 from grader.engine.outcomes import Report, Said, Verdict
 from grader.frontends.batch.discovery import Submission
+from grader.frontends.batch.stopping import end_workers, private_folder, worker_started
 from grader.i18n import current_language, using_language
 from grader.settings import Settings
 from grader.tasks import MAX_SCORE, TASK_IDS
+from grader.transport.writable import OVER_BUDGET
 
 
 @dataclass(frozen=True)
@@ -59,7 +61,18 @@ def grade_one(submission: Submission, settings: Settings, log: Path, hidden: tup
     with using_language(language):
         report = grade(str(submission.copy), settings=settings, label=submission.id, log=log,
                        hidden=hidden)  # fmt: skip
-    return Row(submission.id, submission.slug, report, submission.notes)
+    return Row(submission.id, submission.slug, report, (*submission.notes, *_overruns(report)))
+
+
+def _overruns(report: Report) -> tuple[Said, ...]:
+    """A note for each time the submission's uid held more than its write budget (its
+    report, which makes it ``tampered``, carries the numbers)."""
+    fields = ("files", "size", "max_files", "max_size")
+    return tuple(
+        Said("batch.note.write_budget", {name: found.get(name, "?") for name in fields})
+        for found in report.reports
+        if found.get("event") == OVER_BUDGET
+    )
 
 
 def grade_all(
@@ -73,47 +86,62 @@ def grade_all(
     """Grade every submission in parallel; the rows in submission order."""
     logs_dir.mkdir(parents=True, exist_ok=True)
     rows: dict[str, Row] = {}
-    unfinished = _one_pool(
-        list(submissions), settings, logs_dir, hidden, workers or default_workers(), rows, on_done
-    )
-    # A pool that breaks takes every unfinished submission with it: each gets another try,
-    # alone in a pool of its own, and only the one that breaks that pool too gets a row saying so.
-    for each in unfinished:
-        if _one_pool([each], settings, logs_dir, hidden, 1, rows, on_done):
-            row = ungraded(
-                each, settings.isolation, Verdict.CRASHED, Said("batch.ungraded.grader_died")
-            )
-            rows[each.id] = row
-            on_done(row)
+    with private_folder() as work:
+        pools = _Pools(settings, logs_dir, hidden, work, rows, on_done)
+        unfinished = pools.grade(list(submissions), workers or default_workers())
+        # A pool that breaks takes every unfinished submission with it: each gets another try,
+        # alone in a pool of its own, and only the one that breaks that pool too gets a row
+        # saying so.
+        for each in unfinished:
+            if pools.grade([each], 1):
+                row = ungraded(
+                    each, settings.isolation, Verdict.CRASHED, Said("batch.ungraded.grader_died")
+                )
+                rows[each.id] = row
+                on_done(row)
     return [rows[each.id] for each in submissions]
 
 
-def _one_pool(
-    submissions: list[Submission],
-    settings: Settings,
-    logs_dir: Path,
-    hidden: tuple[Path, ...],
-    workers: int,
-    rows: dict[str, Row],
-    on_done: Callable[[Row], None],
-) -> list[Submission]:
-    """Grade with one pool until it is done or breaks; return what is still to grade (a
-    broken pool costs the submissions it was grading: a crashed row each)."""
-    context = multiprocessing.get_context("spawn")
-    language = current_language()
-    futures: dict[Future[Row], Submission] = {}
-    with ProcessPoolExecutor(workers, mp_context=context) as pool:
-        for each in submissions:
-            log = logs_dir / f"{each.slug}.log"
-            futures[pool.submit(grade_one, each, settings, log, hidden, language)] = each
+@dataclass(frozen=True)
+class _Pools:
+    """What every pool of one batch shares: the settings, where logs and workspaces go, and
+    the rows found so far."""
+
+    settings: Settings
+    logs_dir: Path
+    hidden: tuple[Path, ...]
+    work: Path
+    rows: dict[str, Row]
+    on_done: Callable[[Row], None]
+
+    def grade(self, submissions: list[Submission], workers: int) -> list[Submission]:
+        """Grade with one pool until it is done or breaks; return what is still to grade (a
+        broken pool costs the submissions it was grading: a crashed row each). Stopped (or
+        anything else unexpected), it ends its grading processes at once rather than wait
+        for the gradings under way, which could take minutes."""
+        context = multiprocessing.get_context("spawn")
+        language = current_language()
+        futures: dict[Future[Row], Submission] = {}
+        pool = ProcessPoolExecutor(
+            workers, mp_context=context, initializer=worker_started, initargs=(self.work,)
+        )
         try:
+            for each in submissions:
+                log = self.logs_dir / f"{each.slug}.log"
+                job = (each, self.settings, log, self.hidden, language)
+                futures[pool.submit(grade_one, *job)] = each
             for future in as_completed(futures):
                 row = future.result()
-                rows[row.id] = row
-                on_done(row)
+                self.rows[row.id] = row
+                self.on_done(row)
         except BrokenProcessPool:
             pass
-    return [each for each in futures.values() if each.id not in rows]
+        except BaseException:
+            pool.shutdown(wait=False, cancel_futures=True)
+            end_workers()
+            raise
+        pool.shutdown()
+        return [each for each in futures.values() if each.id not in self.rows]
 
 
 def grade_with_progress(

@@ -15,5 +15,16 @@ TASK = Task(
     points=20,
     functions=("create_event_log", "append_event"),
     properties_module=f"{__name__}.properties",
+    promises=(
+        "append.returns_pair",
+        "append.event_attributes",
+        "append.event_ids",
+        "append.event_fields",
+        "append.old_log_unchanged",
+        "append.branches",
+        "append.caller_payload_copied",
+        "append.payload_read_only",
+        "append.events_are_facts",
+    ),
     strict=True,
 )

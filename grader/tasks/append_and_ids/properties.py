@@ -1,7 +1,7 @@
 """Task 1's properties: every event as the oracle says, and nothing changing what it should not.
 
-The boundary programs always run first: a session of 1,005 events (ids past 9, 99, 255 and
-999), three sessions that differ by case and a space taking turns for 260 events, and
+The boundary programs always run first: a log of 1,025 events (ids past 9, 99, 255, 999
+and 1,024), three sessions that differ by case and a space taking turns for 260 events, and
 payloads nested 60 deep with tuples holding lists, passed as every kind of mapping.
 """
 
@@ -9,11 +9,21 @@ from __future__ import annotations
 
 from hypothesis import strategies as st
 
-from grader.engine.checks import Branching, add_probes, branchings, probes
+from grader.engine.checks import Branching, add_probes, branchings, heavy, probes
 from grader.engine.plan import Plan
-from grader.engine.programs import Append, Block, Program, Style, programs, sweep, tagged
+from grader.engine.programs import (
+    Append,
+    Block,
+    Program,
+    Style,
+    programs,
+    session_of,
+    sweep,
+    tagged,
+)
 from grader.engine.properties import Property
 from grader.engine.steps import EventVar, LogVar
+from grader.tasks.append_and_ids import edges
 from grader.values import Text
 
 STYLE = Style(singles=8, blocks=1, longest=150)
@@ -25,8 +35,10 @@ def build(
     plan: Plan, program: Program, probe_each: bool = True
 ) -> tuple[LogVar, list[LogVar], list[EventVar]]:
     """Append the program; with ``probe_each``, probe each log right before the append to it
-    and again right after, so that a difference can only come from that append. (A probe is
-    an append too; the probes at the end, after appends to other logs, see branches.)"""
+    and again right after, so that a difference can only come from that append (its calls
+    in the session appended to: every session's are probed at the end, on every log). (A
+    probe is an append too; the probes at the end, after appends to other logs, see
+    branches.)"""
     log = plan.create()
     logs, events = [log], []
     # After a probe, the program's own append is the log's second: a wrong id there means
@@ -35,28 +47,36 @@ def build(
     # it was made, an append to an older log, changed it.
     role = "old_log_unchanged" if probe_each else "event_ids"
     for number, segment in enumerate(program.segments):
-        previous = log
+        previous, session = log, str(session_of(segment))
         if probe_each:
-            add_probes(plan, previous, first_role="branches" if number else "event_ids")
+            first = "branches" if number else "event_ids"
+            add_probes(plan, previous, first_role=first, only=session)
         if isinstance(segment, Block):
             log = plan.block(log, segment, role)
         else:
             log, event = plan.append(log, segment, role=role)
             events.append(event)
         if probe_each:
-            add_probes(plan, previous)
+            add_probes(plan, previous, only=session)
         logs.append(log)
     return log, logs, events
 
 
 def appends(plan: Plan, program: Program) -> None:
     """Ids and fields of every event; every log, and every event returned, unchanged by
-    the append made to it, and by every append made to another log since."""
+    the append made to it, and by every append made to another log since (each event with a
+    light payload is looked at again: a heavy one would cost its payload again for nothing
+    more)."""
     _, logs, events = build(plan, program)
     for old in logs:
         add_probes(plan, old, "branches")
-    for event in events:
+    for event in light(events):
         plan.view(event, "append.branches")
+
+
+def light(events: list[EventVar]) -> list[EventVar]:
+    """The events whose payloads are not heavy (see :func:`grader.engine.checks.heavy`)."""
+    return [event for event in events if not heavy([event.ref.model])]
 
 
 def branches(plan: Plan, example: Branching) -> None:
@@ -88,7 +108,7 @@ def caller_payload(plan: Plan, program: Program) -> None:
         # log, for a change that reached further than its own event.
         own = plan.reads_of(Plan.view, event, "append.caller_payload_copied")
         plan.mutate(name, name, [], ["deep"], own, "append.caller_payload_copied")
-    for _, event in kept:
+    for event in light([event for _, event in kept]):
         plan.view(event, "append.caller_payload_copied")
     add_probes(plan, log)
 
@@ -121,8 +141,9 @@ def _deep(depth: int) -> object:
 
 
 FOUR = ("a", "b", "c", "d")
-#: Ids past 9, 99, 255 and 999 (taking turns: a long session is also a slow one to check).
-LONG = Program(FOUR, (Block("alternate", 1005, FOUR, "loop0"), Block("filler", 3, ("a",), "loop1")))
+#: Ids past 9, 99, 255, 999 and 1,024 (taking turns: a long session is also a slow one to
+#: check): every log of 1 to 1,025 events is met where its id is given.
+LONG = Program(FOUR, (Block("alternate", 1022, FOUR, "loop0"), Block("filler", 3, ("a",), "loop1")))
 TWINS = ("a", "A", "a ")
 TAKING_TURNS = Program(
     TWINS,
@@ -192,7 +213,7 @@ PROPERTIES = (
         programs(SHORT, least=1),
         caller_payload,
         8,
-        (ODD_PAYLOADS, SWEEP),
+        (ODD_PAYLOADS, sweep(light=True)),
         ("append.caller_payload_copied",),
     ),
     Property(
@@ -211,6 +232,7 @@ PROPERTIES = (
         (),
         ("append.events_are_facts",),
     ),
+    *edges.PROPERTIES,
 )
 
 __all__ = ["PROPERTIES", "st"]

@@ -17,7 +17,7 @@ EN = {
     ),
     "promise.append.event_fields": (
         "The event carries the session_id and type it was appended with, and a payload equal to "
-        'the one given (see "equal" above), extra keys included.'
+        "the one given, type for type (1 is not True nor 1.0), extra keys included."
     ),
     "promise.append.old_log_unchanged": (
         "The log passed in never changes: after the append, appending to it or reading it gives "
@@ -91,7 +91,8 @@ EN = {
     "hint.append.caller_payload_copied.2": (
         "Copy at every depth, through lists, dicts and tuples alike: walk the value and build "
         "new containers (or copy.deepcopy(dict(payload)); dict() first, since copy.deepcopy "
-        "cannot copy a MappingProxyType)."
+        "cannot copy a MappingProxyType). json.loads(json.dumps(...)) works too: every int the "
+        "contract allows has at most 4,300 digits, which json can write."
     ),
     "hint.append.payload_read_only.1": (
         "What event.payload hands out must not be the log's own data: a reader could change it."
@@ -115,7 +116,7 @@ ZH: dict[str, tuple[str, str]] = {
     "promise.append.returns_pair": ("45378b9f", "返回一个二元组：先是新日志，再是事件。"),
     "promise.append.event_attributes": ("0b1a61be", "事件有 event_id（int）、session_id 和 type（str）以及 payload（映射）这几个属性。"),
     "promise.append.event_ids": ("d06bf46b", "所有会话共用同一个事件 id 序列：第一个事件是 1，之后每个事件都是前一个 id 加 1，中间没有空缺，日志再长也一样。"),
-    "promise.append.event_fields": ("1aad6f3a", "事件带着追加时给的 session_id 和 type，payload 与传入的相等（见上文对“相等”的说明），多出来的键也要保留。"),
+    "promise.append.event_fields": ("124e577a", "事件带着追加时给的 session_id 和 type，payload 与传入的相等，类型也要一样（1 不等于 True，也不等于 1.0），多出来的键也要保留。"),
     "promise.append.old_log_unchanged": ("3649adef", "传入的日志永远不变：这次追加之后，再向它追加或者读取它，结果都和追加之前一样。"),
     "promise.append.branches": ("5bba84a4", "日志是互相独立的值：向一个旧日志追加会开出一个分支（新事件拿到那个日志的下一个 id，新日志里是那个日志的事件加上这个新事件），而向一个日志追加永远不会改变另一个日志。"),
     "promise.append.caller_payload_copied": ("295f1485", "payload 会被复制一份：调用方之后修改自己的映射，不管改在哪一层（元组里的列表、MappingProxyType 背后的字典），日志都不受影响。"),
@@ -134,7 +135,7 @@ ZH: dict[str, tuple[str, str]] = {
     "hint.append.branches.1": ("56483981", "对同一个旧日志追加两次，得到的是两个互不相干的日志：谁也看不到对方的事件。"),
     "hint.append.branches.2": ("f8af590a", "不要在日志这个值之外保存状态（没有全局计数器，也没有以日志长度或 id 为键的缓存）：一次追加需要的一切，都在传进来的日志里。"),
     "hint.append.caller_payload_copied.1": ("1ce7cf40", "映射还在调用方手里，之后随时可能被改：要保存一份副本，而不是这个映射本身。"),
-    "hint.append.caller_payload_copied.2": ("3ac9bff1", "每一层都要复制，列表、字典、元组都一样：遍历这个值，构造新的容器（或者用 copy.deepcopy(dict(payload))；要先 dict()，因为 copy.deepcopy 复制不了 MappingProxyType）。"),
+    "hint.append.caller_payload_copied.2": ("01a73ac5", "每一层都要复制，列表、字典、元组都一样：遍历这个值，构造新的容器（或者用 copy.deepcopy(dict(payload))；要先 dict()，因为 copy.deepcopy 复制不了 MappingProxyType）。用 json.loads(json.dumps(...)) 也可以：约定允许的每个 int 最多 4,300 位数字，json 都能写出来。"),
     "hint.append.payload_read_only.1": ("d46e999b", "event.payload 交出去的不能是日志自己的数据，否则读取方就能改动它。"),
     "hint.append.payload_read_only.2": ("68ded620", "把保存的副本一路冻结到底（字典换成 types.MappingProxyType，列表换成元组），或者把它藏起来，每次读取都交出一份新副本。"),
     "hint.append.events_are_facts.1": ("1b687739", "把事件做成不可变的，这样给属性赋值就会抛出异常。"),

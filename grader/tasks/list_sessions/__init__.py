@@ -10,4 +10,10 @@ TASK = Task(
     points=20,
     functions=("create_event_log", "append_event", "list_sessions"),
     properties_module=f"{__name__}.properties",
+    promises=(
+        "list.sessions",
+        "append.old_log_unchanged",
+        "append.branches",
+        "list.result_is_a_copy",
+    ),
 )

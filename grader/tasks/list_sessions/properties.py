@@ -17,9 +17,13 @@ from grader.engine.checks import Branching, branchings
 from grader.engine.plan import Plan
 from grader.engine.programs import PATTERNS, SPREAD, Block, Program, Style, programs, sweep
 from grader.engine.properties import Property
+from grader.tasks.list_sessions import edges
 
-STYLE = Style(singles=8, blocks=2, longest=150, sessions=6, patterns=(*PATTERNS, SPREAD))
-SHORT = Style(singles=5, blocks=1, longest=40, sessions=4)
+# Light: a list of sessions never shows a payload, so long texts would be observed for nothing.
+STYLE = Style(
+    singles=8, blocks=2, longest=150, sessions=6, patterns=(*PATTERNS, SPREAD), light=True
+)
+SHORT = Style(singles=5, blocks=1, longest=40, sessions=4, light=True)
 CHANGED = "append.old_log_unchanged"
 #: Appended (and refused) between segments, each in a session of its own, refused for one of
 #: these reasons in turn: (event type, payload, reason).
@@ -101,7 +105,14 @@ PROPERTIES = (
         st.tuples(programs(STYLE), st.integers(0, 2**10 - 1)),
         listing,
         18,
-        ((MANY, 0), (TWINS, 1), (EMPTY, 0), (SOME, 2**6 - 1), (sweep(), 0)),
+        (
+            (MANY, 0),
+            (TWINS, 1),
+            (EMPTY, 0),
+            (SOME, 2**6 - 1),
+            (sweep(light=True), 0),
+            (edges.FAMILIES, 0),
+        ),
         ("list.sessions", CHANGED),
     ),
     Property("branches", branchings(SHORT), branches, 8, (), ("append.branches",)),
@@ -113,4 +124,5 @@ PROPERTIES = (
         (EMPTY, TWINS, SOME),
         ("list.result_is_a_copy",),
     ),
+    *edges.PROPERTIES,
 )

@@ -16,4 +16,14 @@ TASK = Task(
     points=20,
     functions=("create_event_log", "append_event", "get_events_for_session"),
     properties_module=f"{__name__}.properties",
+    promises=(
+        "read.session_only",
+        "read.after",
+        "append.old_log_unchanged",
+        "append.branches",
+        "read.result_is_a_copy",
+        "append.caller_payload_copied",
+        "append.payload_read_only",
+        "append.events_are_facts",
+    ),
 )

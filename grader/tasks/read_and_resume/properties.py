@@ -1,15 +1,17 @@
 """Task 2's properties: reads at every id boundary, of every session and its twins, on every
 log (old ones and branches too), and results that are the caller's own.
 
-The boundary programs always run first: a session of 1,005 events read after 9, 99, 255,
-999 and 1,004; eight sessions whose ids differ by case, a prefix, a space, a separator or
-their Unicode form, interleaved; an empty log.
+The boundary programs always run first: a session of 1,025 events read after 9, 99, 255,
+999 and 1,024, and so that exactly 2**n - 1, 2**n and 2**n + 1 of its events come back;
+eight sessions whose ids differ by case, a prefix, a space, a separator or their Unicode
+form, interleaved; an empty log.
 """
 
 from __future__ import annotations
 
 from grader.engine.alphabets import TWINS
-from grader.engine.checks import Branching, branchings, read_back
+from grader.engine.boundaries import boundaries
+from grader.engine.checks import Branching, branchings, heavy, read_back
 from grader.engine.oracle import ModelLog
 from grader.engine.plan import Plan
 from grader.engine.programs import (
@@ -24,14 +26,19 @@ from grader.engine.programs import (
 )
 from grader.engine.properties import Property
 from grader.engine.steps import LogVar
+from grader.tasks.read_and_resume import edges
 
-STYLE = Style(singles=8, blocks=2, longest=150, sessions=5)
-SHORT = Style(singles=5, blocks=1, longest=40)
+# Narrow: a read returns what append_event stored; how wide a payload is, is task 1's business.
+STYLE = Style(singles=8, blocks=2, longest=150, sessions=5, narrow=True)
+SHORT = Style(singles=5, blocks=1, longest=40, narrow=True)
 #: Id boundaries where hand-made numbering or caching tends to break.
 BOUNDARIES = (9, 10, 99, 100, 255, 256, 999, 1000)
 #: How many events a resume read returns, just past where a reader might stop (a page of
 #: 20, 32, 64, 100, 256 or 1,000).
 PAGE_SIZES = (21, 33, 65, 101, 257, 1001)
+#: A session longer than this is also read for every size at a power of two (see
+#: :func:`grader.engine.boundaries.boundaries`): the boundary program's, of 1,025 events.
+EVERY_SIZE_PAST = 512
 CHANGED = "append.old_log_unchanged"
 
 
@@ -39,7 +46,21 @@ def afters(model: ModelLog, session: str) -> list[int | None]:
     """``after_event_id`` values worth trying for one session of ``model``: the edges (0,
     negative, past the end, huge), the session's own last ids, another session's id, and the
     boundaries (9, 99, 255, 999, ...) where hand-made numbering breaks. A long session is
-    read in full twice only; its other reads return a few events each."""
+    read in full twice only; its other reads return a few events each. A heavy one (long
+    texts, wide payloads) is read in full once: its other reads return one event at most."""
+    values = _afters(model, session)
+    events = model.events_for(session)
+    if not heavy(events):
+        return values
+    ids = [event.event_id for event in events]
+    return [
+        after
+        for after in values
+        if after is None or sum(1 for event_id in ids if event_id > after) <= 1
+    ]
+
+
+def _afters(model: ModelLog, session: str) -> list[int | None]:
     own = [event.event_id for event in model.events_for(session)]
     top = len(model.events)
     values: set[int | None] = {None, -1, top + 1, 10**12, -(10**12)}
@@ -51,6 +72,9 @@ def afters(model: ModelLog, session: str) -> list[int | None]:
             values |= {0, own[0], own[0] - 1, own[len(own) // 2]}
         # Reads that return just past the page sizes a reader might cap a resume at.
         values |= {own[-(count + 1)] for count in PAGE_SIZES if len(own) > count}
+        if len(own) > EVERY_SIZE_PAST:
+            # A read of exactly 2**n - 1, 2**n and 2**n + 1 events, for every n.
+            values |= {own[-count] - 1 for count in boundaries(len(own))}
     others = [
         event.event_id
         for event in model.events
@@ -74,10 +98,13 @@ def unused_twins(model: ModelLog, family: tuple[str, ...]) -> list[str]:
     return twins[:4]
 
 
-def tail(log: LogVar) -> int:
-    """An id a few events before the end of ``log``: reading after it shows what a change in
-    place added to the log, at the cost of a few events."""
-    return max(0, len(log.model.events) - 3)
+def tail(log: LogVar, session: str) -> int:
+    """An id a few events before the end of ``log``: reading ``session`` after it shows what a
+    change in place added to the log, at the cost of a few events (of none, where they are
+    heavy: then only what was added shows)."""
+    end = len(log.model.events)
+    few = max(0, end - 3)
+    return end if heavy(log.model.events_for(session, few)) else few
 
 
 def build(plan: Plan, program: Program) -> tuple[LogVar, list[LogVar]]:
@@ -90,7 +117,7 @@ def build(plan: Plan, program: Program) -> tuple[LogVar, list[LogVar]]:
             log = plan.block(log, segment)
         else:
             log, _ = plan.append(log, segment)
-        plan.read_events(log, session_of(segment), tail(log), repeat=CHANGED)
+        plan.read_events(log, session_of(segment), tail(log, session_of(segment)), repeat=CHANGED)
         logs.append(log)
     return log, logs
 
@@ -102,7 +129,7 @@ def reads(plan: Plan, program: Program) -> None:
         for after in afters(log.model, session):
             plan.read_events(log, session, after)
     for old, segment in zip(logs[1:], program.segments, strict=True):
-        plan.read_events(old, session_of(segment), tail(old), repeat=CHANGED)
+        plan.read_events(old, session_of(segment), tail(old, session_of(segment)), repeat=CHANGED)
 
 
 def branches(plan: Plan, example: Branching) -> None:
@@ -111,11 +138,15 @@ def branches(plan: Plan, example: Branching) -> None:
     sessions = list(example.program.family)
     for base, append in example.branches:
         for session in sessions:
-            plan.read_events(logs[base], session, tail(logs[base]), repeat="append.branches")
+            plan.read_events(
+                logs[base], session, tail(logs[base], session), repeat="append.branches"
+            )
         branch, _ = plan.append(logs[base], append)
         for session in dict.fromkeys([*sessions, append.session_id]):
             plan.read_events(branch, session)
-            plan.read_events(logs[base], session, tail(logs[base]), repeat="append.branches")
+            plan.read_events(
+                logs[base], session, tail(logs[base], session), repeat="append.branches"
+            )
 
 
 def fresh_read(plan: Plan, log: LogVar, session: str, promise: str) -> None:
@@ -171,9 +202,10 @@ def appended_values(plan: Plan, program: Program) -> None:
 
 
 # --- the boundary programs ------------------------------------------------------------------
+#: One session of 1,025 events: read after 9, 99, 255, 999 and 1,024, and for every size.
 LONG = Program(
     ("a", "b"),
-    (Block("filler", 1005, ("a",), "loop0"), Append("b", "user_message", {"content": "b"})),
+    (Block("filler", 1025, ("a",), "loop0"), Append("b", "user_message", {"content": "b"})),
 )
 TWIN_IDS = ("a", "A", "ab", "a ", "é", "e\u0301", "a:b", "a\tb")
 TWIN_SESSIONS = Program(TWIN_IDS, (Block("alternate", 40, TWIN_IDS, "loop0"),))
@@ -182,7 +214,7 @@ EMPTY = Program(("a",), ())
 MANY = Program(
     ("a", "s"), (Block("filler", 120, ("a",), "loop0"), Block(SPREAD, 30, ("s",), "loop1"))
 )
-SWEEP = sweep()
+SWEEP = sweep(light=True)
 
 PROPERTIES = (
     Property(
@@ -190,7 +222,7 @@ PROPERTIES = (
         programs(STYLE),
         reads,
         18,
-        (LONG, TWIN_SESSIONS, EMPTY, SWEEP),
+        (LONG, TWIN_SESSIONS, EMPTY, SWEEP, edges.SURROGATE_SESSIONS, edges.TEXT_SESSIONS),
         ("read.session_only", "read.after", CHANGED),
     ),
     Property("branches", branchings(SHORT), branches, 8, (), ("append.branches",)),
@@ -210,4 +242,5 @@ PROPERTIES = (
         (),
         ("append.caller_payload_copied", "append.payload_read_only", "append.events_are_facts"),
     ),
+    *edges.PROPERTIES,
 )

@@ -15,5 +15,10 @@ TASK = Task(
     points=20,
     functions=("create_event_log", "append_event", "get_events_for_session"),
     properties_module=f"{__name__}.properties",
+    promises=(
+        "append.accepts_valid",
+        "append.refuses_bad_input",
+        "append.refusal_leaves_no_trace",
+    ),
     strict=True,
 )

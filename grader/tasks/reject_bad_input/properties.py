@@ -8,13 +8,17 @@ extra ``call_id`` key on a message, a session id that is a subclass of ``str``).
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from dataclasses import dataclass, replace
+
 from hypothesis import strategies as st
 
-from grader.engine.oracle import OPEN, ModelLog, Refusal
+from grader.engine.oracle import ModelLog, Refusal
 from grader.engine.plan import Plan
 from grader.engine.programs import Append, Block, Program, Style, programs, sweep, tagged
 from grader.engine.properties import Property
-from grader.engine.steps import LogVar
+from grader.engine.reduce_data import shorter_sequences
+from grader.tasks.reject_bad_input import edges
 from grader.tasks.reject_bad_input.bad_input import (
     SEPARATORS,
     BadAppend,
@@ -22,69 +26,21 @@ from grader.tasks.reject_bad_input.bad_input import (
     every_rule,
     history_free,
 )
+from grader.tasks.reject_bad_input.refusing import NO_TRACE, build, refuse_all
 from grader.values import Text
 
 TOOL_HEAVY = ("tool_call", "tool_result", "user_message", "tool_result", "assistant_message")
-STYLE = Style(kinds=TOOL_HEAVY, singles=8, blocks=2, longest=150)
+#: Light: refusals are about call ids and types; accepting long or odd texts is the business
+#: of the acceptance properties, which draw them whole.
+STYLE = Style(kinds=TOOL_HEAVY, singles=8, blocks=2, longest=150, light=True)
 ODD = Style(singles=8, blocks=1, longest=150)
-NO_TRACE = "append.refusal_leaves_no_trace"
-
-
-def _build(plan: Plan, program: Program) -> LogVar:
-    log = plan.create()
-    for segment in program.segments:
-        log = (
-            plan.block(log, segment) if isinstance(segment, Block) else plan.append(log, segment)[0]
-        )
-    return log
-
-
-def refuse_all(plan: Plan, log: LogVar, rows: list[BadAppend], sessions: list[str]) -> None:
-    """Each bad append, then a look for what it may have left: a new event in its session (or
-    in any session: after the log's last id, so each look costs nothing when it is right),
-    then every session read whole again, as it read before any of them."""
-    for session in sessions:
-        plan.read_events(log, session, repeat=NO_TRACE)
-    last = len(log.model.events)
-    for row in rows:
-        plan.refuse(log, row.session_id, row.event_type, row.payload, row.reason)
-        named = [row.session_id] if isinstance(row.session_id, str) and row.session_id else [""]
-        for session in dict.fromkeys([*named, *sessions]):
-            plan.read_events(log, session, after=last, repeat=NO_TRACE, promise=NO_TRACE)
-    for session in sessions:
-        plan.read_events(log, session, repeat=NO_TRACE)
-    _traces(plan, log, rows)
-
-
-def _traces(plan: Plan, log: LogVar, rows: list[BadAppend]) -> None:
-    """Appends a refused call would have spoiled: the next id, a call id the refused call
-    named, a result for an open call a refused result named."""
-    model = log.model
-    follow = [Append("next", "user_message", {"content": "next"})]
-    for row in rows:
-        call_id = row.payload.get("call_id") if isinstance(row.payload, dict) else None
-        session = row.session_id
-        if not (isinstance(session, str) and session and isinstance(call_id, str) and call_id):
-            continue
-        if row.event_type == "tool_call" and model.call_state(session, call_id) == "unused":
-            follow.append(
-                Append(
-                    session, "tool_call", {"call_id": call_id, "name": "search", "arguments": "{}"}
-                )
-            )
-        if row.event_type == "tool_result" and call_id in model.calls_in(session, OPEN):
-            follow.append(Append(session, "tool_result", {"call_id": call_id, "content": "ok"}))
-    unique = {repr((a.session_id, a.event_type, a.payload)): a for a in follow}
-    for append in unique.values():
-        if model.refusal(append.session_id, append.event_type, append.payload) is None:
-            plan.append(log, append, role="refusal_leaves_no_trace")
 
 
 def refusals(plan: Plan, example: tuple[Program, int]) -> None:
     """After a long history, one bad append of each kind it makes possible: each raises
     ValueError and leaves no trace."""
     program, pick = example
-    log = _build(plan, program)
+    log = build(plan, program)
     sessions = list(program.family)
     rows = call_trouble(log.model, sessions, pick) + history_free(
         sessions[pick % len(sessions)], log.model, pick
@@ -94,22 +50,46 @@ def refusals(plan: Plan, example: tuple[Program, int]) -> None:
 
 def acceptance(plan: Plan, program: Program) -> None:
     """Every valid append, however unusual, is accepted (and read back as it was given)."""
-    log = _build(plan, program)
+    log = build(plan, program)
     for session in program.family:
         plan.read_events(log, session)
 
 
-def refusal_table(plan: Plan, _: object) -> None:
+@dataclass(frozen=True)
+class RefusalTable:
+    """The rows of the refusal table an example holds (every row, until a failure is
+    shrunk to the few that show it): the bad appends on an empty log, those next to an open
+    call, and the separators whose joined keys are tried."""
+
+    empty: tuple[BadAppend, ...]
+    opened: tuple[BadAppend, ...]
+    separators: tuple[int, ...]
+
+    def reductions(self) -> Iterator[RefusalTable]:
+        """The table with rows cut from one of its parts (see :mod:`grader.engine.shrink`):
+        the parts that need a call of their own first, so that a row that fails on the empty
+        log is shown there."""
+        for part in ("separators", "opened", "empty"):
+            for kept in shorter_sequences(getattr(self, part), every_item=True):
+                yield replace(self, **{part: tuple(kept)})
+
+
+def refusal_table(plan: Plan, table: RefusalTable) -> None:
     """Every bad append that needs no history, on an empty log and next to an open call;
     then, for every separator a learner might join keys with, the result that a joined key
     would wrongly let through."""
     empty = plan.create()
-    refuse_all(plan, empty, every_rule("a", ModelLog()), ["a"])
-    opened, _ = plan.append(empty, _call("a", "call_1"))
-    refuse_all(plan, opened, every_rule("a", opened.model), ["a"])
+    if table.empty:
+        refuse_all(plan, empty, list(table.empty), ["a"])
+    if table.opened:
+        opened, _ = plan.append(empty, _call("a", "call_1"))
+        refuse_all(plan, opened, list(table.opened), ["a"])
+    if not table.separators:
+        return
     log = plan.create()
     rows = []
-    for number, sep in enumerate(SEPARATORS):
+    for number in table.separators:
+        sep = SEPARATORS[number]
         owner, call = f"s{number}" + sep + "b", "c"
         log, _ = plan.append(log, _call(owner, call))
         rows.append(
@@ -129,6 +109,15 @@ def refusal_table(plan: Plan, _: object) -> None:
             )
         )
     refuse_all(plan, log, rows, [])
+
+
+def _full_table() -> RefusalTable:
+    opened, _ = ModelLog().append("a", "tool_call", _call("a", "call_1").payload)
+    return RefusalTable(
+        tuple(every_rule("a", ModelLog())),
+        tuple(every_rule("a", opened)),
+        tuple(range(len(SEPARATORS))),
+    )
 
 
 def _unique(rows: list[BadAppend]) -> list[BadAppend]:
@@ -253,11 +242,13 @@ LONG_SESSION = tagged(Program(("a",), (Block("filler", 1005, ("a",), "loop"), _c
 
 def acceptance_table(plan: Plan, program: Program) -> None:
     """One odd program of the table (each is an example of its own)."""
-    _build(plan, program)
+    build(plan, program)
 
 
 #: The acceptance table: every odd program, then every alphabet at once, then every join.
-ACCEPTANCE_TABLE = (*ODD_PROGRAMS, SUBCLASSES, LONG_SESSION, sweep(), *_joins())
+ACCEPTANCE_TABLE = (
+    *ODD_PROGRAMS, SUBCLASSES, LONG_SESSION, sweep(), *_joins(), edges.TEXT_SUBCLASSES
+)  # fmt: skip
 
 
 PROPERTIES = (
@@ -275,7 +266,7 @@ PROPERTIES = (
         st.nothing(),
         refusal_table,
         0,
-        (None,),
+        (_full_table(),),
         ("append.refuses_bad_input", NO_TRACE),
     ),
     Property(
@@ -283,7 +274,8 @@ PROPERTIES = (
         st.tuples(programs(STYLE, least=1), st.integers(0, 63)),
         refusals,
         20,
-        (),
+        ((edges.CALLS_AT_ONCE, 0), (edges.GAPS, 0)),
         ("append.refuses_bad_input", NO_TRACE),
     ),
+    *edges.PROPERTIES,
 )

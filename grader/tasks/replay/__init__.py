@@ -10,4 +10,12 @@ TASK = Task(
     points=20,
     functions=("create_event_log", "append_event", "replay_session"),
     properties_module=f"{__name__}.properties",
+    promises=(
+        "replay.mapping",
+        "replay.merge",
+        "replay.isolated",
+        "append.old_log_unchanged",
+        "append.branches",
+        "replay.fresh",
+    ),
 )

@@ -11,18 +11,19 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from grader.engine.checks import Branching, branchings
-from grader.engine.judge import Context
+from grader.engine.checks import Branching, branchings, heavy
 from grader.engine.oracle import message_for, replay_of
 from grader.engine.plan import Plan
 from grader.engine.programs import Append, Block, Program, Style, programs, session_of, sweep
 from grader.engine.properties import Property
-from grader.engine.steps import LogVar
+from grader.engine.steps import Context, LogVar
+from grader.tasks.replay import edges
 
 KINDS = ("user_message", "assistant_message", "tool_call", "tool_result", "tool_call", "tool_call")
 PATTERNS = ("calls", "calls_answered", "calls_reversed", "pairs", "filler", "alternate")
-STYLE = Style(kinds=KINDS, singles=8, blocks=2, patterns=PATTERNS, longest=150)
-SHORT = Style(kinds=KINDS, singles=5, blocks=1, patterns=PATTERNS, longest=30)
+# Narrow: extra keys never reach a message, whatever they hold (their names are what matter).
+STYLE = Style(kinds=KINDS, singles=8, blocks=2, patterns=PATTERNS, longest=150, narrow=True)
+SHORT = Style(kinds=KINDS, singles=5, blocks=1, patterns=PATTERNS, longest=30, narrow=True)
 CHANGED = "append.old_log_unchanged"
 
 
@@ -60,6 +61,14 @@ def _run(message: Any) -> bool:
 SHORT_SESSION = 40
 
 
+def replayed_as_it_grows(log: LogVar, session: str) -> bool:
+    """Whether ``session`` of ``log`` is replayed right after an append to it (and again at
+    the end): while it is short and light. A long or heavy one is replayed at the end only:
+    replaying it after every append would observe its payloads again and again."""
+    events = log.model.events_for(session)
+    return len(events) <= SHORT_SESSION and not heavy(events)
+
+
 def build(plan: Plan, program: Program) -> tuple[LogVar, list[LogVar]]:
     """Append the program; after each single append to a short session, replay that session
     (a replay the end of the example repeats, to catch a log that changed)."""
@@ -71,7 +80,7 @@ def build(plan: Plan, program: Program) -> tuple[LogVar, list[LogVar]]:
         else:
             log, _ = plan.append(log, segment)
             session = segment.session_id
-            if len(log.model.events_for(session)) <= SHORT_SESSION:
+            if replayed_as_it_grows(log, session):
                 plan.replay(log, session, repeat=CHANGED, diagnose=diagnosis(log, session))
         logs.append(log)
     return log, logs
@@ -84,7 +93,7 @@ def messages(plan: Plan, program: Program) -> None:
         plan.replay(log, session, diagnose=diagnosis(log, session))
     for old, segment in zip(logs[1:], program.segments, strict=True):
         session = session_of(segment)
-        if not isinstance(segment, Block) and len(old.model.events_for(session)) <= SHORT_SESSION:
+        if not isinstance(segment, Block) and replayed_as_it_grows(old, session):
             plan.replay(old, session, repeat=CHANGED, diagnose=diagnosis(old, session))
 
 
@@ -99,7 +108,10 @@ def branches(plan: Plan, example: Branching) -> None:
         plan.replay(branch, session, diagnose=diagnosis(branch, session))
     for number, log in enumerate(logs):
         for session in example.program.family[:2]:
-            plan.replay(log, session, repeat="append.branches", diagnose=diagnosis(log, session))
+            if not heavy(log.model.events_for(session)):  # a heavy one is replayed above
+                plan.replay(
+                    log, session, repeat="append.branches", diagnose=diagnosis(log, session)
+                )
         if number > 4:
             break
 
@@ -146,16 +158,24 @@ EMPTY_THEN_CALLS = Program(
     ),
 )
 
-SWEEP = sweep()
+SWEEP = sweep(light=True)
 PROPERTIES = (
     Property(
         "messages",
         programs(STYLE),
         messages,
         22,
-        (LONG_RUN, INTERLEAVED, EMPTY_THEN_CALLS, SWEEP),
+        (
+            LONG_RUN,
+            INTERLEAVED,
+            EMPTY_THEN_CALLS,
+            SWEEP,
+            edges.MESSAGE_KEY_EXTRAS,
+            edges.TEXT_SESSIONS,
+        ),
         ("replay.mapping", "replay.merge", "replay.isolated", CHANGED),
     ),
     Property("branches", branchings(SHORT), branches, 8, (), ("append.branches",)),
     Property("fresh", programs(SHORT), fresh, 10, (EMPTY_THEN_CALLS, LONG_RUN), ("replay.fresh",)),
+    *edges.PROPERTIES,
 )

@@ -6,7 +6,8 @@ from __future__ import annotations
 EN = {
     "task.replay.name": "Replaying a session into chat messages",
     "promise.replay.mapping": (
-        "Each event becomes exactly the message shown above, oldest first: those keys and no "
+        "Each event becomes the message of its type (a user, an assistant or a tool message; a "
+        "tool call, an assistant message with tool_calls), oldest first: those keys and no "
         "others (extra payload keys stay out), every string as it was stored (never parsed)."
     ),
     "promise.replay.merge": (
@@ -49,7 +50,7 @@ EN = {
 # fmt: off
 ZH: dict[str, tuple[str, str]] = {
     "task.replay.name": ("f1c8792c", "把会话回放成聊天消息"),
-    "promise.replay.mapping": ("a5dbe20b", "每个事件都变成上面所示的那种消息，从旧到新排列：只有这些键，没有别的（payload 里多出来的键不带进来），每个字符串都保持存入时的样子（不做解析）。"),
+    "promise.replay.mapping": ("5872168e", "每个事件都变成它那种类型的消息（user、assistant 或 tool 消息；工具调用变成带 tool_calls 的 assistant 消息），从旧到新排列：只有这些键，没有别的（payload 里多出来的键不带进来），每个字符串都保持存入时的样子（不做解析）。"),
     "promise.replay.merge": ("4e295386", "会话中连续的 tool_call 事件合并成一条 assistant 消息，tool_calls 保持原来的顺序，不管有多少个；同一会话的任何其他事件都会结束这一串（assistant 消息也算，哪怕是空的），别的会话的事件则不会。"),
     "promise.replay.isolated": ("042121dc", "只算这个会话的事件：没有事件的会话回放出来是空序列。"),
     "promise.replay.fresh": ("72523ccc", "每次调用都构造新对象：调用方修改返回的消息，不管改在哪一层，都不会影响下一次回放的结果。"),

@@ -3,12 +3,12 @@
 =================  ===========================================================
 ``store``          :class:`PostgresEventStore`, the store contract over a pool
 ``connection``     the pool, each connection's settings, the schema made once
-``writes``         one append in two round trips: the head row's lock, then the rows
-``projections``    the ``messages`` and ``tool_calls`` rows, written with their event
+``writes``         one append in one round trip: ``kit_append``, and its refusals worded
 ``notify``         LISTEN/NOTIFY: streams woken by every server's appends
 ``text``           the NUL character, which PostgreSQL's text cannot hold, kept anyway
 ``faults``         psycopg's errors in the store's own words
 ``schema.sql``     the four tables, the log's head, the append-only triggers
+``append.sql``     ``kit_append`` and ``kit_project``: the rules, the rows, the NOTIFY
 =================  ===========================================================
 
 Needs psycopg 3 and psycopg-pool: ``pip install -e ".[postgres]"``.

@@ -23,10 +23,16 @@ Connection = psycopg.Connection[TupleRow]
 #: The store's pool of them.
 Pool = ConnectionPool[Connection]
 
-#: The number of ``schema.sql``'s design, kept in the database's ``kit_schema`` table. Version 2
-#: holds the agent framework's events (``agent_item`` and the two corrections); a database of
-#: version 1 was never released beside it, so it is refused, not migrated.
-SCHEMA_VERSION: Final = 2
+#: The number of the schema's design, kept in the database's ``kit_schema`` table. Version 2
+#: holds the agent framework's events (``agent_item`` and the two corrections); version 3 adds
+#: the functions of ``append.sql``, which make an append one round trip. A database of
+#: version 2 is brought to 3 in place (the tables are the same); version 1 was never released
+#: beside this backend, so it is refused.
+SCHEMA_VERSION: Final = 3
+#: The versions :func:`apply_schema` can bring up to :data:`SCHEMA_VERSION`.
+_UPGRADABLE: Final = (2,)
+#: The schema's files, in the order they are run: all IF NOT EXISTS or OR REPLACE.
+_SCHEMA_FILES: Final = ("schema.sql", "append.sql")
 #: Any fixed number: the advisory lock that makes two processes create the schema in turn.
 _SCHEMA_LOCK: Final = 0x6B697431  # "kit1"
 #: How long opening the store waits for its first connection, at least.
@@ -88,9 +94,10 @@ def open_pool(url: str, *, max_connections: int, wait_seconds: float) -> Pool:
 
 
 def apply_schema(pool: Pool) -> None:
-    """Create the tables, indexes and triggers of ``schema.sql`` where they are missing.
+    """Create the tables, indexes, triggers and functions of the schema where they are missing.
 
-    A database already at :data:`SCHEMA_VERSION` is left as it is, without a write.
+    A database already at :data:`SCHEMA_VERSION` is left as it is, without a write; one at
+    version 2 gets the functions it lacks, and its version is raised, in one transaction.
 
     Raises:
         StoreError: the database holds the tables of another version of the schema.
@@ -99,7 +106,6 @@ def apply_schema(pool: Pool) -> None:
     with translate_postgres_errors(), pool.connection() as connection:
         if _schema_version(connection) == SCHEMA_VERSION:
             return
-        schema = resources.files(__package__).joinpath("schema.sql").read_text("utf-8")
         with connection.transaction():
             # Two servers starting on a new database at once: the second waits here, then
             # finds the schema made. (CREATE ... IF NOT EXISTS alone can still collide.)
@@ -108,11 +114,18 @@ def apply_schema(pool: Pool) -> None:
             if version == SCHEMA_VERSION:
                 return
             _refuse_another_schema(connection, version)
-            connection.execute(schema.encode("utf-8"))
-            connection.execute(
-                "CREATE TABLE kit_schema (version INTEGER NOT NULL);"
-                f" INSERT INTO kit_schema (version) VALUES ({SCHEMA_VERSION})".encode()
-            )
+            for name in _SCHEMA_FILES:
+                script = resources.files(__package__).joinpath(name).read_text("utf-8")
+                connection.execute(script.encode("utf-8"))
+            _record_version(connection, version)
+
+
+def _record_version(connection: Connection, version: int | None) -> None:
+    if version is None:
+        connection.execute(b"CREATE TABLE kit_schema (version INTEGER NOT NULL)")
+        connection.execute("INSERT INTO kit_schema (version) VALUES (%s)", (SCHEMA_VERSION,))
+    else:
+        connection.execute("UPDATE kit_schema SET version = %s", (SCHEMA_VERSION,))
 
 
 def _schema_version(connection: Connection) -> int | None:
@@ -125,8 +138,9 @@ def _schema_version(connection: Connection) -> int | None:
 
 def _refuse_another_schema(connection: Connection, version: int | None) -> None:
     has_events = connection.execute("SELECT to_regclass('events') IS NOT NULL").fetchone()
-    if version is not None or (has_events is not None and has_events[0]):
-        raise StoreError(
-            f"the database holds schema version {version} (or tables named like this kit's),"
-            f" and this kit reads version {SCHEMA_VERSION}; use another database"
-        )
+    if version in _UPGRADABLE or (version is None and not (has_events and has_events[0])):
+        return
+    raise StoreError(
+        f"the database holds schema version {version} (or tables named like this kit's),"
+        f" and this kit reads version {SCHEMA_VERSION}; use another database"
+    )

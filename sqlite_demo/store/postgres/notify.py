@@ -1,7 +1,7 @@
 """The append signal on PostgreSQL: LISTEN/NOTIFY, so a stream hears every server's appends.
 
 Every append queues ``pg_notify('sqlite_demo_appends', <key of its session>)`` in its own
-transaction (:func:`~sqlite_demo.store.postgres.writes.notify_append`). PostgreSQL delivers
+transaction (``kit_append``, with :func:`session_key`). PostgreSQL delivers
 a notification only once its transaction commits, in the order of the commits, to every
 connection that LISTENs on the channel, whichever server made it. So an event appended
 through one server reaches a stream held by another at once, with no poll.
@@ -21,6 +21,7 @@ found within :data:`CHECK_EVERY_SECONDS` by a ``SELECT 1``.
 
 from __future__ import annotations
 
+import hashlib
 import logging
 import threading
 import time
@@ -30,7 +31,6 @@ import psycopg
 
 from sqlite_demo.store.append_signal import LocalAppendSignal, Subscription
 from sqlite_demo.store.postgres.connection import APPENDS_CHANNEL
-from sqlite_demo.store.postgres.writes import session_key
 
 #: How often the listening connection proves it is alive when no notification came.
 CHECK_EVERY_SECONDS: Final = 5.0
@@ -40,6 +40,15 @@ RECONNECT_SECONDS: Final = 0.5
 _WAIT_SECONDS: Final = 0.5
 
 _log = logging.getLogger(__name__)
+
+
+def session_key(session_id: str) -> str:
+    """Return the key a notification carries for ``session_id``: 32 hex digits.
+
+    A digest of the session id, never the event: a key that says "read this session
+    again", whatever the length of its id (a payload is at most 8,000 bytes).
+    """
+    return hashlib.blake2b(session_id.encode("utf-8"), digest_size=16).hexdigest()
 
 
 class NotifiedAppendSignal:

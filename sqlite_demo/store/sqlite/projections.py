@@ -9,14 +9,14 @@ correction deletes the rows of what it takes out (the events themselves stay in 
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Iterable
 
 from eventlog import ProjectionOutOfStepError, StoredEvent
-from sqlite_demo.store.records import MESSAGE_ROLES, MessageRow, ToolCallRow
+from sqlite_demo.store.records import MESSAGE_ROLES
+from sqlite_demo.store.sqlite.connection import Sql
 
 
-def write_projection(connection: sqlite3.Connection, event: StoredEvent) -> None:
+def write_projection(connection: Sql, event: StoredEvent) -> None:
     """Apply one just-appended event to the projections; call it inside the write transaction.
 
     Raises:
@@ -51,7 +51,7 @@ def write_projection(connection: sqlite3.Connection, event: StoredEvent) -> None
         _take_out_through(connection, event.session_id, payload["supersedes_through"])
 
 
-def _take_out_item(connection: sqlite3.Connection, session_id: str, event_id: int) -> None:
+def _take_out_item(connection: Sql, session_id: str, event_id: int) -> None:
     # The event taken out is read from the log, the source of truth: its type says which
     # row it projected to. An agent_item projected to none.
     row = connection.execute(
@@ -70,7 +70,7 @@ def _take_out_item(connection: sqlite3.Connection, session_id: str, event_id: in
         )
 
 
-def _take_out_through(connection: sqlite3.Connection, session_id: str, event_id: int) -> None:
+def _take_out_through(connection: Sql, session_id: str, event_id: int) -> None:
     # messages has no session index of its own: its rows are found through the events'.
     connection.execute(
         "DELETE FROM messages WHERE event_id IN"
@@ -82,7 +82,7 @@ def _take_out_through(connection: sqlite3.Connection, session_id: str, event_id:
     )
 
 
-def _fill_in_result(connection: sqlite3.Connection, event: StoredEvent) -> None:
+def _fill_in_result(connection: Sql, event: StoredEvent) -> None:
     # The projection row is updated in place; the events it came from never are.
     cursor = connection.execute(
         "UPDATE tool_calls SET result = ? WHERE session_id = ? AND call_id = ?",
@@ -95,7 +95,7 @@ def _fill_in_result(connection: sqlite3.Connection, event: StoredEvent) -> None:
         )
 
 
-def rebuild_all(connection: sqlite3.Connection, events: Iterable[StoredEvent]) -> None:
+def rebuild_all(connection: Sql, events: Iterable[StoredEvent]) -> None:
     """Empty both projections and refold them from ``events``; call it inside a transaction.
 
     Args:
@@ -105,36 +105,3 @@ def rebuild_all(connection: sqlite3.Connection, events: Iterable[StoredEvent]) -
     connection.execute("DELETE FROM tool_calls")
     for event in events:
         write_projection(connection, event)
-
-
-def read_messages(
-    connection: sqlite3.Connection, session_id: str, after_event_id: int = 0, limit: int = -1
-) -> list[MessageRow]:
-    """Return the session's message rows in event order (empty for an unknown session).
-
-    Only rows of events after ``after_event_id``, at most ``limit`` of them (-1: all).
-    """
-    # Through the events' session index: the projection is keyed by event_id alone.
-    rows = connection.execute(
-        "SELECT m.event_id, m.role, m.content FROM events AS e"
-        " JOIN messages AS m ON m.event_id = e.event_id"
-        " WHERE e.session_id = ? AND e.event_id > ? ORDER BY e.event_id LIMIT ?",
-        (session_id, after_event_id, limit),
-    )
-    return [MessageRow(*row) for row in rows]
-
-
-def read_tool_calls(
-    connection: sqlite3.Connection, session_id: str, after_event_id: int = 0, limit: int = -1
-) -> list[ToolCallRow]:
-    """Return the session's tool call rows in event order (empty for an unknown session).
-
-    Only rows of events after ``after_event_id``, at most ``limit`` of them (-1: all).
-    """
-    # The UNIQUE (session_id, call_id) backstop is an index that finds the session's rows.
-    rows = connection.execute(
-        "SELECT event_id, call_id, name, arguments, result FROM tool_calls"
-        " WHERE session_id = ? AND event_id > ? ORDER BY event_id LIMIT ?",
-        (session_id, after_event_id, limit),
-    )
-    return [ToolCallRow(*row) for row in rows]

@@ -6,18 +6,21 @@ opened by :func:`sqlite_demo.store.sqlite.connection.open_connection`: the store
 and COMMIT nothing they read can change, and if any step fails, everything they wrote rolls
 back.
 
-Each step costs one indexed lookup at most, whatever the length of the session or the log:
-an append is as cheap at event 6,000 of a session as at event 3.
+What an append costs is what its event needs, and no more: a chat message is one INSERT of
+the event and one of its projection row. A rule that must read the log runs only for the
+events it concerns, and each is one indexed lookup, whatever the length of the session or
+the log: an idempotency key is looked up only when one is given; the session's last event id
+only for an expected version, a tool event or a correction; the call's events only for a
+tool event; the newest item in force only for an ``item_removed``.
 """
 
 from __future__ import annotations
 
-import json
 import sqlite3
-from typing import NamedTuple
+from typing import Final
 
+import sqlite_demo.store.sqlite.projections as projections
 from eventlog import (
-    IdempotencyConflictError,
     ReadOnlyPayload,
     StoredEvent,
     UnknownSessionError,
@@ -27,17 +30,30 @@ from eventlog import (
 )
 from eventlog.messages import sentence
 from eventlog.rules import EVENT_ID_KEYS
-from sqlite_demo.store.corrections import IN_FORCE
+from sqlite_demo.store.corrections import refuse_unless_it_fits
+from sqlite_demo.store.idempotency import same_request_or_conflict
+from sqlite_demo.store.reads import IN_FORCE, items_in_force
 from sqlite_demo.store.records import now_ms
-from sqlite_demo.store.sqlite import projections
-from sqlite_demo.store.sqlite.corrections import check_correction
+from sqlite_demo.store.rows import event_from_row, stored_event
+from sqlite_demo.store.sqlite.connection import Sql
 
-#: The columns every query that builds a :class:`StoredEvent` reads, in constructor order.
-EVENT_COLUMNS = "event_id, session_id, type, payload, created_at"
+#: The columns of :func:`~sqlite_demo.store.rows.event_from_row`, in constructor order.
+EVENT_COLUMNS: Final = "event_id, session_id, type, payload, created_at"
+#: The event types whose payload names a call.
+_CALL_TYPES: Final = frozenset({"tool_call", "tool_result"})
+#: The event row: every column, and the columns of an event that needs none of the last three
+#: (a chat message, a kept item): fewer parameters to bind, measurably cheaper per append.
+_INSERT: Final = (
+    "INSERT INTO events (session_id, type, payload, created_at, idempotency_key, call_id,"
+    " supersedes) VALUES (?, ?, ?, ?, ?, ?, ?)"
+)
+_INSERT_PLAIN: Final = (
+    "INSERT INTO events (session_id, type, payload, created_at) VALUES (?, ?, ?, ?)"
+)
 
 
 def append_in_transaction(
-    connection: sqlite3.Connection,
+    connection: Sql,
     session_id: str,
     event_type: str,
     payload: ReadOnlyPayload,
@@ -58,113 +74,20 @@ def append_in_transaction(
     if idempotency_key is not None:
         original = _find_by_idempotency_key(connection, session_id, idempotency_key)
         if original is not None:
-            return _same_request_or_conflict(original, event_type, payload)
-    call_id = payload["call_id"] if event_type in ("tool_call", "tool_result") else None
+            return same_request_or_conflict(original, event_type, payload)
+    call_id = payload["call_id"] if event_type in _CALL_TYPES else None
     supersedes = payload[EVENT_ID_KEYS[event_type]] if event_type in EVENT_ID_KEYS else None
     if expected_version is not None or call_id is not None or supersedes is not None:
-        # The session must exist before its calls are asked about: an unknown session is
-        # UnknownSessionError, not a result for "a call this session never made".
-        _check_version(connection, session_id, expected_version)
-    if call_id is not None:
-        _check_call_id(connection, session_id, event_type, call_id)
-    if supersedes is not None:
-        check_correction(connection, session_id, event_type, supersedes)
-    columns = _Columns(idempotency_key, call_id, supersedes)
-    event = _insert_event(connection, session_id, event_type, payload, columns)
-    # Called through the module so that a test can make this step fail and watch the rollback.
-    projections.write_projection(connection, event)
-    return event
-
-
-def event_from_row(row: tuple[int, str, str, str, int]) -> StoredEvent:
-    """Build a :class:`StoredEvent` from a row of :data:`EVENT_COLUMNS` (payload decoded lazily)."""
-    event_id, session_id, event_type, payload_json, created_at = row
-    return StoredEvent(event_id, session_id, event_type, ReadOnlyPayload(payload_json), created_at)
-
-
-def last_event_id(connection: sqlite3.Connection, session_id: str) -> int | None:
-    """Return the session's last event id (0 when it has none), or None if there is no session."""
-    row = connection.execute(
-        "SELECT (SELECT max(event_id) FROM events WHERE session_id = ?),"
-        " EXISTS (SELECT 1 FROM sessions WHERE id = ?)",
-        (session_id, session_id),
-    ).fetchone()
-    last, exists = row
-    return (last or 0) if exists else None
-
-
-def _find_by_idempotency_key(
-    connection: sqlite3.Connection, session_id: str, key: str
-) -> StoredEvent | None:
-    row = connection.execute(
-        f"SELECT {EVENT_COLUMNS} FROM events WHERE session_id = ? AND idempotency_key = ?",
-        (session_id, key),
-    ).fetchone()
-    return None if row is None else event_from_row(row)
-
-
-def _same_request_or_conflict(
-    original: StoredEvent, event_type: str, payload: ReadOnlyPayload
-) -> StoredEvent:
-    # Canonical JSON rather than ==, which would call 1, 1.0 and True the same payload.
-    if original.type != event_type or _canonical(original.payload) != _canonical(payload):
-        raise IdempotencyConflictError(
-            sentence("idempotency.key_reused", session_id=original.session_id,
-                     event_id=original.event_id, event_type=original.type)
-        )  # fmt: skip
-    return original
-
-
-def _canonical(payload: ReadOnlyPayload) -> str:
-    return json.dumps(json.loads(payload.json_text), sort_keys=True, ensure_ascii=False)
-
-
-def _check_version(connection: sqlite3.Connection, session_id: str, expected: int | None) -> None:
-    actual = last_event_id(connection, session_id)
-    if actual is None:
-        raise UnknownSessionError(sentence("session.unknown_create_first", session_id=session_id))
-    if expected is not None and actual != expected:
-        raise VersionConflictError(session_id, expected, actual)
-
-
-def _check_call_id(
-    connection: sqlite3.Connection, session_id: str, event_type: str, call_id: str
-) -> None:
-    # One seek in idx_events_call_id finds the call and its result, if any: the events stay
-    # the source of truth (a projection edited by hand cannot fool the rule), and the shared
-    # fold over those few events decides, comparing the ids in Python, exactly. Events that a
-    # correction took out do not count: a removed result leaves its call open again, and a
-    # removed call leaves its id free.
-    rows = connection.execute(
-        f"SELECT {EVENT_COLUMNS} FROM events AS e WHERE session_id = ? AND call_id = ?"
-        f" AND {IN_FORCE} ORDER BY event_id",
-        (session_id, call_id),
-    )
-    check_call_id(event_type, call_id, call_state_in(map(event_from_row, rows), call_id))
-
-
-class _Columns(NamedTuple):
-    """The columns an event row copies out of its payload or its request, for the indexes."""
-
-    idempotency_key: str | None
-    call_id: str | None
-    supersedes: int | None
-
-
-def _insert_event(
-    connection: sqlite3.Connection,
-    session_id: str,
-    event_type: str,
-    payload: ReadOnlyPayload,
-    columns: _Columns,
-) -> StoredEvent:
+        _check_rules(connection, session_id, event_type, expected_version, call_id, supersedes)
     created_at = now_ms()
     try:
-        cursor = connection.execute(
-            "INSERT INTO events (session_id, type, payload, created_at, idempotency_key, call_id,"
-            " supersedes) VALUES (?, ?, ?, ?, ?, ?, ?)",
-            (session_id, event_type, payload.json_text, created_at, *columns),
-        )
+        if idempotency_key is None and call_id is None and supersedes is None:
+            plain = (session_id, event_type, payload.json_text, created_at)
+            cursor = connection.execute(_INSERT_PLAIN, plain)
+        else:
+            full = (session_id, event_type, payload.json_text, created_at, idempotency_key,
+                    call_id, supersedes)  # fmt: skip
+            cursor = connection.execute(_INSERT, full)
     except sqlite3.IntegrityError as error:
         # The only foreign key of an event is its session: with foreign_keys = ON, SQLite
         # itself is the check that the session exists, at no extra query.
@@ -177,4 +100,71 @@ def _insert_event(
     # RETURNING clause would cost a result row to step through.
     event_id = cursor.lastrowid
     assert event_id is not None  # set by every INSERT
-    return StoredEvent(event_id, session_id, event_type, payload, created_at)
+    event = stored_event(event_id, session_id, event_type, payload, created_at)
+    # Called through the module so that a test (or notebook 6) can make this step fail.
+    projections.write_projection(connection, event)
+    return event
+
+
+def last_event_id(connection: Sql, session_id: str) -> int | None:
+    """Return the session's last event id (0 when it has none), or None if there is no session."""
+    last, exists = connection.execute(
+        "SELECT (SELECT max(event_id) FROM events WHERE session_id = ?),"
+        " EXISTS (SELECT 1 FROM sessions WHERE id = ?)",
+        (session_id, session_id),
+    ).fetchone()
+    return (last or 0) if exists else None
+
+
+def _check_rules(
+    connection: Sql,
+    session_id: str,
+    event_type: str,
+    expected_version: int | None,
+    call_id: str | None,
+    supersedes: int | None,
+) -> None:
+    # The session must exist before its calls are asked about: an unknown session is
+    # UnknownSessionError, not a result for "a call this session never made".
+    last = last_event_id(connection, session_id)
+    if last is None:
+        raise UnknownSessionError(sentence("session.unknown_create_first", session_id=session_id))
+    if expected_version is not None and last != expected_version:
+        raise VersionConflictError(session_id, expected_version, last)
+    if call_id is not None:
+        _check_call_id(connection, session_id, event_type, call_id)
+    if supersedes is not None:
+        newest = _newest_item_in_force(connection, session_id, event_type)
+        refuse_unless_it_fits(
+            session_id, event_type, supersedes, newest_item_in_force=newest, last_event_id=last
+        )
+
+
+def _find_by_idempotency_key(connection: Sql, session_id: str, key: str) -> StoredEvent | None:
+    row = connection.execute(
+        f"SELECT {EVENT_COLUMNS} FROM events WHERE session_id = ? AND idempotency_key = ?",
+        (session_id, key),
+    ).fetchone()
+    return None if row is None else event_from_row(row)
+
+
+def _check_call_id(connection: Sql, session_id: str, event_type: str, call_id: str) -> None:
+    # One seek in idx_events_call_id finds the call and its result, if any: the events stay
+    # the source of truth (a projection edited by hand cannot fool the rule), and the shared
+    # fold over those few events decides, comparing the ids in Python, exactly. Events that a
+    # correction took out do not count: a removed result leaves its call open again, and a
+    # removed call leaves its id free.
+    rows = connection.execute(
+        f"SELECT {EVENT_COLUMNS} FROM events WHERE session_id = ? AND call_id = ?"
+        f" AND {IN_FORCE} ORDER BY event_id",
+        (session_id, call_id, session_id, session_id, session_id),
+    )
+    check_call_id(event_type, call_id, call_state_in(map(event_from_row, rows), call_id))
+
+
+def _newest_item_in_force(connection: Sql, session_id: str, event_type: str) -> int | None:
+    # Only item_removed needs it: the item it may take out is the newest one in force.
+    if event_type != "item_removed":
+        return None
+    row = connection.execute(*items_in_force(session_id, 1)).fetchone()
+    return None if row is None else int(row[0])

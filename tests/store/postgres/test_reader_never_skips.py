@@ -27,9 +27,8 @@ from dataclasses import dataclass
 from typing import Protocol
 
 import psycopg
-import pytest
 
-from sqlite_demo.store.postgres import PostgresEventStore, projections
+from sqlite_demo.store.postgres import PostgresEventStore
 from tests.store.postgres.naive_log import NaiveIdentityLog
 
 #: A hang guard only: how long a step may take before the test calls it stuck.
@@ -47,6 +46,9 @@ class TailedLog(Protocol):
 class _Hold:
     """Stops the first append that reaches the point before COMMIT, until released."""
 
+    #: Backends waiting on a lock while held: none (the hold is in this process).
+    waiting = 0
+
     def __init__(self) -> None:
         self.reached = threading.Event()
         self.release = threading.Event()
@@ -61,9 +63,54 @@ class _Hold:
             assert self.release.wait(HANG_GUARD_SECONDS)
 
 
+class _DatabaseHold:
+    """Stops the real store's append of "A" where it writes the projection row (the last
+    step of its transaction before the NOTIFY and COMMIT), until released.
+
+    The append runs inside the database (``kit_append``), so the hold is there too: a
+    trigger on ``messages`` waits for an advisory lock that this object holds on a
+    connection of its own.
+    """
+
+    LOCK = 0x686F6C64  # "hold"
+    #: Backends waiting on a lock while held: the held append itself.
+    waiting = 1
+
+    def __init__(self, url: str) -> None:
+        self._url = url
+        self._holder = psycopg.connect(url, autocommit=True)
+        self._holder.execute(
+            "CREATE FUNCTION hold_here() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN"
+            f" PERFORM pg_advisory_xact_lock_shared({self.LOCK}); RETURN NEW; END $$"
+        )
+        self._holder.execute(
+            "CREATE TRIGGER hold_here AFTER INSERT ON messages FOR EACH ROW"
+            " WHEN (NEW.content = 'A') EXECUTE FUNCTION hold_here()"
+        )
+        self._holder.execute("SELECT pg_advisory_lock(%s)", (self.LOCK,))
+        self.reached = self
+        self.release = self
+
+    def hold_this_thread(self) -> None:
+        """Nothing to do: the trigger holds whichever append writes "A"."""
+
+    def wait(self, timeout: float) -> bool:
+        """Wait until the append of "A" waits on the hold's lock."""
+        deadline = time.monotonic() + timeout
+        while _backends_waiting_on_a_lock(self._url) < self.waiting:
+            if time.monotonic() > deadline:
+                return False
+            time.sleep(0.01)
+        return True
+
+    def set(self) -> None:
+        """Let the held append go on to its COMMIT."""
+        self._holder.execute("SELECT pg_advisory_unlock(%s)", (self.LOCK,))
+        self._holder.close()
+
+
 class _Store:
-    """The real store, with the hold placed where its append writes the projection (the
-    last step of its transaction before the NOTIFY and COMMIT)."""
+    """The real store, appending user messages to session ``s``."""
 
     def __init__(self, store: PostgresEventStore) -> None:
         self.store = store
@@ -89,7 +136,7 @@ class Tailing:
         return self.read_while_held + self.read_after_release
 
 
-def tail_while_one_commit_is_held(log: TailedLog, hold: _Hold, url: str) -> Tailing:
+def tail_while_one_commit_is_held(log: TailedLog, hold: _Hold | _DatabaseHold, url: str) -> Tailing:
     """Run the scenario of the module's docstring on ``log``."""
     errors: list[BaseException] = []
 
@@ -107,7 +154,7 @@ def tail_while_one_commit_is_held(log: TailedLog, hold: _Hold, url: str) -> Tail
     writer_b = threading.Thread(target=append, args=("B", False))
     writer_b.start()
     # B has either committed (the naive design) or is waiting on a lock A holds (the store).
-    _until(lambda: not writer_b.is_alive() or _a_backend_waits_on_a_lock(url))
+    _until(lambda: not writer_b.is_alive() or _backends_waiting_on_a_lock(url) > hold.waiting)
 
     read_while_held = log.read_after("s", 0)
     cursor = read_while_held[-1] if read_while_held else 0
@@ -119,17 +166,10 @@ def tail_while_one_commit_is_held(log: TailedLog, hold: _Hold, url: str) -> Tail
 
 
 def test_the_store_makes_the_second_writer_wait_so_the_reader_skips_nothing(
-    postgres_url: str, monkeypatch: pytest.MonkeyPatch
+    postgres_url: str,
 ) -> None:
-    hold = _Hold()
-    write_projection = projections.write_projection
-
-    def held_write_projection(*arguments: object) -> None:
-        write_projection(*arguments)  # type: ignore[arg-type]
-        hold.before_commit()
-
-    monkeypatch.setattr(projections, "write_projection", held_write_projection)
     with PostgresEventStore(postgres_url) as store:
+        hold = _DatabaseHold(postgres_url)
         tailing = tail_while_one_commit_is_held(_Store(store), hold, postgres_url)
 
     assert tailing.committed == [1, 2]
@@ -148,13 +188,13 @@ def test_the_naive_identity_design_lets_the_reader_skip_the_held_event(postgres_
     assert tailing.everything_the_reader_saw == [2]  # and id 1 was skipped for good
 
 
-def _a_backend_waits_on_a_lock(url: str) -> bool:
+def _backends_waiting_on_a_lock(url: str) -> int:
     with psycopg.connect(url, autocommit=True) as connection:
         row = connection.execute(
             "SELECT count(*) FROM pg_stat_activity"
             " WHERE datname = current_database() AND wait_event_type = 'Lock'"
         ).fetchone()
-    return row is not None and int(row[0]) > 0
+    return 0 if row is None else int(row[0])
 
 
 def _until(condition: Callable[[], bool]) -> None:

@@ -4,10 +4,13 @@
 出能复现问题的最小反例。
 
 payload 里可以放什么。顶层是任意以字符串为键的映射（``dict``、``types.MappingProxyType``，或者你自己
-写的 ``Mapping`` 类）。它的值是用 Python 写出来的 JSON 数据：``str``、``int``、``float``（有限值）、
-``bool``、``None``，由 JSON 数据组成的列表和元组，以及以字符串为键的字典，最多嵌套 200 层（判题器不
-会嵌套得更深，所以递归复制没有问题）。其他东西（bytes、集合、任意对象、不是字符串的键、NaN）都不在约
-定之内：保留、转换还是拒绝，由你决定；判题器从不传入这类值。
+写的 ``Mapping`` 类）。它的值是用 Python 写出来的 JSON 数据：``str``、``int``（最多 4,300 位数字）、
+``float``（有限值）、``bool``、``None``，由 JSON 数据组成的列表和元组，以及以字符串为键的字典，最多
+200 层，payload 本身算第一层（判题器不会嵌套得更深，所以递归复制没有问题）。其他东西（bytes、集合、
+任意对象、不是字符串的键、NaN、超过 4,300 位数字的 int、同一个映射里按 JSON 计数会变成同一个的两个
+键：一对代理项和它编码的那个字符）都不在约定之内：保留、转换还是拒绝，由你决定；判题器从不传入这类
+值。（4,300 位是 Python 能写成文本、也能从文本读回的最大位数，所以经由 JSON 文本复制，约定允许的每个
+int 都能保留。）
 
 payload 的“相等”是什么意思。键相同，每个键对应的值都与传入的值相等，而且类型一致：``str`` 仍是
 ``str``，字符相同（按 JSON 的方式计数：能配成一对的两个代理项 ``"\\ud83d\\ude42"`` 就是它们编码的那
@@ -47,13 +50,15 @@ def append_event(
 
     参数：
         log: 要扩展的日志：最新的那个，或者任何一个更早的。
-        session_id: 事件所属的对话：一个非空的 ``str``（``str`` 的子类也行），按原样精确比较：大小
-            写、空格和 Unicode 形式都算数。
-        event_type: ``user_message``、``assistant_message``、``tool_call``、``tool_result`` 之一。
+        session_id: 事件所属的对话：一个非空的 ``str``（``str`` 的子类也行），按原样精确比较，按
+            Python 的方式逐个字符比较：大小写、空格和 Unicode 形式都算数，一对代理项
+            （``"\\\\ud83d\\\\ude42"``）和它编码的那个字符（``"🙂"``）是两个不同的 id。
+        event_type: ``user_message``、``assistant_message``、``tool_call``、``tool_result`` 之一（值
+            为其中之一的 ``str`` 子类也行：凡是要字符串的地方，``str`` 的子类都是 ``str``）。
         payload: 事件的详细内容（可以包含什么，见模块的 docstring）。必需的键如下，值都是字符串：
             user_message / assistant_message：``content``；
-            tool_call：``call_id`` 和 ``name``（都不能为空），以及 ``arguments``（模型生成的 JSON 文
-            本，即使不是合法的 JSON 也按原样保存）；
+            tool_call：``call_id``（不能为空，比较方式与会话 id 相同）和 ``name``（不能为空），以及
+            ``arguments``（模型生成的 JSON 文本，即使不是合法的 JSON 也按原样保存）；
             tool_result：``call_id``（不能为空）和 ``content``。
 
     返回：
@@ -65,8 +70,8 @@ def append_event(
         - 事件有 event_id（int）、session_id 和 type（str）以及 payload（映射）这几个属性。
         - 所有会话共用同一个事件 id 序列：第一个事件是 1，之后每个事件都是前一个 id 加 1，中间没有空
           缺，日志再长也一样。
-        - 事件带着追加时给的 session_id 和 type，payload 与传入的相等（见上文对“相等”的说明），多出
-          来的键也要保留。
+        - 事件带着追加时给的 session_id 和 type，payload 与传入的相等，类型也要一样（1 不等于 True，
+          也不等于 1.0），多出来的键也要保留。
         - 传入的日志永远不变：这次追加之后，再向它追加或者读取它，结果都和追加之前一样。
         - 日志是互相独立的值：向一个旧日志追加会开出一个分支（新事件拿到那个日志的下一个 id，新日志
           里是那个日志的事件加上这个新事件），而向一个日志追加永远不会改变另一个日志。

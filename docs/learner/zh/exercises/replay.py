@@ -20,8 +20,9 @@ def replay_session(log: Any, session_id: str) -> Sequence[dict[str, Any]]:
     - tool_result       -> ``{"role": "tool", "tool_call_id": call_id, "content": c}``
 
     约定：
-        - 每个事件都变成上面所示的那种消息，从旧到新排列：只有这些键，没有别的（payload 里多出来的键
-          不带进来），每个字符串都保持存入时的样子（不做解析）。
+        - 每个事件都变成它那种类型的消息（user、assistant 或 tool 消息；工具调用变成带 tool_calls 的
+          assistant 消息），从旧到新排列：只有这些键，没有别的（payload 里多出来的键不带进来），每个
+          字符串都保持存入时的样子（不做解析）。
         - 会话中连续的 tool_call 事件合并成一条 assistant 消息，tool_calls 保持原来的顺序，不管有多
           少个；同一会话的任何其他事件都会结束这一串（assistant 消息也算，哪怕是空的），别的会话的事
           件则不会。

@@ -10,6 +10,11 @@
 
 //: How long a fresh kernel worker may take to load Python before it counts as dead.
 const LOAD_SECONDS = 300;
+//: Fresh workers tried before a start reports the kernel dead. A worker that fails to load
+//: Python has run none of the learner's code (it gets the code only once loaded): its failure
+//: is the page's (a file it could not fetch, a browser short of memory for one more
+//: WebAssembly instance), and must not cost the submission its remaining tasks.
+const LOAD_ATTEMPTS = 3;
 
 export class Kernels {
   constructor(url) {
@@ -19,17 +24,18 @@ export class Kernels {
     this.progress = [0, 0, 0, 0];
   }
 
+  // A worker loading Python; `ready` resolves to null once loaded, else to why it is not.
   spawn() {
     const worker = new Worker(this.url, { type: "module" });
     const ready = new Promise((resolve) => {
-      const timer = setTimeout(() => resolve(false), LOAD_SECONDS * 1000);
+      const timer = setTimeout(() => resolve(`not loaded in ${LOAD_SECONDS} s`), LOAD_SECONDS * 1000);
       worker.onmessage = (event) => {
         clearTimeout(timer);
-        resolve(event.data === "loaded");
+        resolve(event.data === "loaded" ? null : String(event.data));
       };
-      worker.onerror = () => {
+      worker.onerror = (event) => {
         clearTimeout(timer);
-        resolve(false);
+        resolve(`worker error: ${event.message ?? "the script did not load"}`);
       };
     });
     return { worker, ready };
@@ -37,16 +43,26 @@ export class Kernels {
 
   async start(code, boot, files, seconds) {
     this.stop();
-    const kernel = this.spare;
-    this.spare = this.spawn();
-    if (!(await kernel.ready)) {
-      kernel.worker.terminate();
-      return { lines: [], stopped: "died", progress: [0, 0, 0, 0] };
-    }
+    const kernel = await this.loadedWorker();
+    if (kernel === null) return { lines: [], stopped: "died", progress: [0, 0, 0, 0] };
     this.current = kernel;
     return this.exchange(kernel, { code, boot, files }, seconds, seconds, (body) =>
       "ready" in body || "load_error" in body,
     );
+  }
+
+  // The spare once it has loaded Python (a fresh spare is started at once), or, when it did
+  // not load, another fresh worker, up to LOAD_ATTEMPTS in all; null when none loaded.
+  async loadedWorker() {
+    for (let attempt = 1; attempt <= LOAD_ATTEMPTS; attempt++) {
+      const kernel = this.spare;
+      this.spare = this.spawn();
+      const failure = await kernel.ready;
+      if (failure === null) return kernel;
+      kernel.worker.terminate();
+      console.warn(`kernel worker ${attempt} of ${LOAD_ATTEMPTS} did not load: ${failure}`);
+    }
+    return null;
   }
 
   request(data, seconds, stall) {

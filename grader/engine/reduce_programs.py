@@ -1,0 +1,131 @@
+"""Smaller programs: fewer appends, shorter loops, plainer appends, shorter ids.
+
+Every candidate is an edit of the program (a :class:`~grader.engine.drafts.Draft`), built
+only when it is tried; :func:`~grader.engine.drafts.finish` makes it a valid program again.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from dataclasses import replace
+from typing import Any
+
+from grader.engine.drafts import Draft, DraftBuilder
+from grader.engine.oracle import REQUIRED_KEYS
+from grader.engine.programs import Append, Block, Program, Segment
+from grader.engine.reduce_data import FEW, cuts, data_builders, shorter_sequences, shorter_texts
+from grader.engine.reduce_names import shorter_ids
+
+#: Block patterns whose appends carry call ids made from the block's label.
+CALLING = ("calls", "calls_answered", "calls_reversed", "pairs")
+
+
+def drafts(program: Program) -> Iterator[DraftBuilder]:
+    """Builders of every one-step edit of ``program``, the biggest first: parts removed,
+    loops shortened or unrolled, unused sessions dropped from the family, single appends made
+    plainer, call ids and session ids shortened."""
+    pieces = tuple(enumerate(program.segments))
+    for start, end in cuts(len(pieces), every_item=True):
+        yield _just(Draft(program.family, pieces[:start] + pieces[end:]))
+    for index, segment in pieces:
+        if isinstance(segment, Block):
+            for block in _smaller_blocks(segment):
+                yield _swapped(program, index, _just(block))
+    used = {str(append.session_id) for append in program.appends()}
+    for session in program.family:
+        if len(program.family) > 1 and session not in used:
+            family = tuple(name for name in program.family if name != session)
+            yield _just(Draft(family, pieces))
+    for index, segment in pieces:
+        if isinstance(segment, Append):
+            for build in append_builders(segment):
+                yield _swapped(program, index, build)
+    yield from shorter_ids(program)
+
+
+def unrollings(program: Program) -> Iterator[DraftBuilder]:
+    """Builders of ``program`` with one short loop (up to :data:`FEW` rounds) written as its
+    single appends: not smaller, but each append can then go on its own."""
+    for index, segment in enumerate(program.segments):
+        if isinstance(segment, Block) and 2 < segment.count <= FEW:
+            yield _swapped(program, index, _just(tuple(segment.appends())))
+
+
+def _just(value: Any) -> Callable[[], Any]:
+    return lambda: value
+
+
+def _swapped(
+    program: Program, index: int, build: Callable[[], Segment | tuple[Segment, ...] | None]
+) -> DraftBuilder:
+    """A builder of ``program`` with segment ``index`` replaced by what ``build`` gives (one
+    segment, or several; None: no draft)."""
+
+    def swapped() -> Draft | None:
+        new = build()
+        if new is None:
+            return None
+        news = new if isinstance(new, tuple) else (new,)
+        before = tuple(enumerate(program.segments[:index]))
+        after = tuple(enumerate(program.segments[index + 1 :], start=index + 1))
+        pieces = (*before, *((index, each) for each in news), *after)
+        edited = frozenset(range(index, index + len(news)))
+        return Draft(program.family, pieces, edited, program.segments)
+
+    return swapped
+
+
+def _smaller_blocks(block: Block) -> Iterator[Block | tuple[Segment, ...]]:
+    """Shorter loops (half as many rounds, then fewer and fewer cut, down to one round less,
+    so that a failure that needs N rounds shrinks to N), a loop of one or two rounds as its
+    single appends, a loop between sessions with one session fewer, a shorter label."""
+    count = block.count
+    if count <= 2:
+        yield tuple(block.appends())
+    counts = [count // 2, *(count - count // 2**power for power in range(2, count.bit_length()))]
+    for smaller in dict.fromkeys([*counts, count - 1]):
+        if 0 < smaller < count:
+            yield replace(block, count=smaller)
+    if len(block.sessions) > 1:
+        for kept in shorter_sequences(block.sessions, every_item=True):
+            if len(kept) == 1:  # a loop between one session is a plain loop
+                yield replace(block, pattern="filler", sessions=tuple(kept))
+            elif kept:
+                yield replace(block, sessions=tuple(kept))
+    if block.pattern in CALLING:
+        for label in shorter_texts(block.label):
+            if label:
+                yield replace(block, label=label)
+
+
+def append_builders(append: Append) -> Iterator[Callable[[], Append | None]]:
+    """Builders of the append made plainer without touching its call id: its payload as a
+    ``dict``, its session id as a plain ``str``, an extra key dropped or shortened, a text
+    shortened, extra data flattened or cut."""
+    if append.wrapper != "dict":
+        yield _just(replace(append, wrapper="dict"))
+    if type(append.session_id) is not str:
+        yield _just(replace(append, session_id=str.__str__(append.session_id)))
+    payload, required = append.payload, REQUIRED_KEYS[append.event_type]
+    extras = [key for key in payload if key not in required]
+    for start, end in cuts(len(extras)):
+        dropped = set(extras[start:end])
+        yield _just(replace(append, payload={k: v for k, v in payload.items() if k not in dropped}))
+    for key, value in payload.items():
+        if key == "call_id":
+            continue
+        if key not in required:
+            for renamed in shorter_texts(key):
+                if renamed not in payload:
+                    renamed_payload = {(renamed if k == key else k): v for k, v in payload.items()}
+                    yield _just(replace(append, payload=renamed_payload))
+        for build in data_builders(value):
+            yield _with_value(append, key, build)
+
+
+def _with_value(append: Append, key: str, build: Callable[[], Any]) -> Callable[[], Append | None]:
+    def built() -> Append | None:
+        value = build()
+        return None if value is None else replace(append, payload={**append.payload, key: value})
+
+    return built

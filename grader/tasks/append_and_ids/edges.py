@@ -1,0 +1,194 @@
+"""Task 1's examples at the edges (issue 28): every size of a payload at every power of two and
+its neighbours, extra keys named like the event's own fields, JSON arguments with several
+keys, and one mapping passed to two appends and changed in between.
+
+Each program is appended once, strictly, and its log probed at the end: a size is met where
+append_event copies and stores it, and observed once (a 65,537-character text costs what it
+holds every time it is looked at).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from hypothesis import strategies as st
+
+from grader.engine import alphabets
+from grader.engine.boundaries import boundaries
+from grader.engine.checks import add_probes
+from grader.engine.oracle import MAX_DEPTH, MAX_INT_DIGITS
+from grader.engine.plan import Plan
+from grader.engine.programs import WRAPPERS, Append, Block, Program, tagged
+from grader.engine.properties import Property
+
+#: The largest of each size (see tests/grader/test_dimensions.py): texts stop where the
+#: alphabet's longest does; lists, mappings and ids where copying them still costs little.
+LONGEST_TEXT = 65_537
+MOST_ITEMS = 4097
+LONGEST_ID = 4097
+#: The largest int the contract allows: 4,300 digits.
+LARGEST_INT = 10**MAX_INT_DIGITS - 1
+
+
+def ending(length: int, char: str) -> str:
+    """A text of ``length`` characters whose last one differs: a text cut short shows."""
+    return char * (length - 1) + "!" if length else ""
+
+
+def _program(*appends: Append) -> Program:
+    return tagged(Program(tuple(dict.fromkeys(str(a.session_id) for a in appends)), appends))
+
+
+def _items() -> Program:
+    """A list (or tuple) of each length, its last item telling it apart."""
+    return _program(*(
+        Append("a", "user_message", {"content": "items", "items": kind([1] * (n - 1) + [n])})
+        for number, n in enumerate(boundaries(MOST_ITEMS))
+        for kind in [(list, tuple)[number % 2]]
+    ))  # fmt: skip
+
+
+def _keys() -> Program:
+    """A payload of each number of keys, passed every way a mapping can be."""
+    return _program(*(
+        Append("a", "user_message", {"content": "keys", **{str(k): 0 for k in range(1, n)}},
+               WRAPPERS[number % len(WRAPPERS)])
+        for number, n in enumerate(boundaries(MOST_ITEMS))
+    ))  # fmt: skip
+
+
+def _depths() -> Program:
+    """A payload of each depth up to the contract's 200 (itself the first level), through
+    lists, tuples and dicts in turn."""
+    depths = sorted({*boundaries(MAX_DEPTH), MAX_DEPTH - 1})
+    return _program(*(
+        Append("a", "user_message", {"content": "deep", "deep": alphabets.nested(
+            depth - 1, 0b100100100100, "leaf", 1)} if depth > 1 else {"content": "flat"})
+        for depth in depths
+    ))  # fmt: skip
+
+
+def _texts() -> Program:
+    """A content of each length, each ending in a character of its own."""
+    return _program(*(
+        Append("a", "user_message", {"content": ending(n, "x")})
+        for n in boundaries(LONGEST_TEXT)
+    ))  # fmt: skip
+
+
+def _session_ids() -> Program:
+    """A session of each id length: the ids share a prefix and end differently."""
+    return _program(
+        *(Append(ending(n, "s"), "user_message", {"content": "hi"}) for n in boundaries(LONGEST_ID))
+    )
+
+
+def _call_ids() -> Program:
+    """A call of each id length, the ids one the prefix of the next, answered newest first."""
+    ids = ["c" * n for n in boundaries(LONGEST_ID)]
+    calls = [
+        Append("a", "tool_call", {"call_id": i, "name": "search", "arguments": "{}"}) for i in ids
+    ]
+    results = [Append("a", "tool_result", {"call_id": i, "content": "ok"}) for i in ids[::-1]]
+    return _program(*calls, *results)
+
+
+def _ints() -> Program:
+    """An int of each bit length, positive and negative in turn, up to 4,300 digits."""
+    numbers = [
+        (1 << (bits - 1)) | 1 if bits < LARGEST_INT.bit_length() else LARGEST_INT
+        for bits in boundaries(LARGEST_INT.bit_length())
+    ]
+    signed = [n if number % 2 else -n for number, n in enumerate(numbers)]
+    return _program(
+        Append("a", "user_message", {"content": "ints", "ints": signed}),
+        Append("a", "user_message", {"content": "ints", "largest": -LARGEST_INT}),
+    )
+
+
+#: Payload keys named like an event's own attributes and a chat message's keys, with values
+#: of every kind: stored as extra keys like any other, never taken for the event's fields.
+FIELD_NAMES: dict[str, Any] = {
+    "event_id": 7, "session_id": "other", "type": "tool_call", "payload": {"content": "inner"},
+    "role": "system", "tool_calls": [{"id": "x"}], "tool_call_id": "y", "id": 3,
+    "function": {"name": "f", "arguments": "{}"}, "name": ["n"], "arguments": None,
+}  # fmt: skip
+
+
+def _field_named_keys() -> Program:
+    call = {"call_id": "c1", "name": "search", "arguments": "{}"}
+    message = {k: v for k, v in FIELD_NAMES.items() if k != "arguments"}
+    return _program(
+        Append("a", "user_message", {**FIELD_NAMES, "content": "hi"}),
+        Append("a", "assistant_message", {**FIELD_NAMES, "content": "hi", "call_id": "c9"}),
+        Append("a", "tool_call", {**message, "content": "leak", **call}, "proxy"),
+        Append("a", "tool_result", {**FIELD_NAMES, "call_id": "c1", "content": "ok"}, "mapping"),
+    )
+
+
+#: Tool arguments with several keys, in spellings json.dumps(json.loads(...)) would change.
+JSON_ARGUMENTS = (
+    '{"a":1,"b":2}', '{"b": 1, "a": 2}', '{"a": 1, "a": 2}', '{ "x" : 1 , "y" : [ 1 , 2 ] }',
+    '{"z": {"b": 1, "a": 2}, "y": null}', '{"é": "\\u00e9", "k": 1.0, "n": 1e3}',
+    '{"q": "x", "r": "y"}\n', '{"t": true, "f": false, "n": 10000000000000000000000}',
+)  # fmt: skip
+
+
+def _json_arguments() -> Program:
+    return _program(*(
+        Append("a", "tool_call", {"call_id": f"j{n}", "name": "search", "arguments": text})
+        for n, text in enumerate(JSON_ARGUMENTS)
+    ))  # fmt: skip
+
+
+ITEMS, KEYS, DEPTHS, TEXTS = _items(), _keys(), _depths(), _texts()
+SESSION_IDS, CALL_IDS, INTS = _session_ids(), _call_ids(), _ints()
+FIELD_NAMED_KEYS, ARGUMENTS_WITH_SEVERAL_KEYS = _field_named_keys(), _json_arguments()
+
+
+def appended_once(plan: Plan, program: Program) -> None:
+    """Every append of the program judged against the oracle, then the log probed."""
+    log = plan.create()
+    for segment in program.segments:
+        log = (
+            plan.block(log, segment) if isinstance(segment, Block) else plan.append(log, segment)[0]
+        )
+    add_probes(plan, log)
+
+
+def same_mapping_twice(plan: Plan, _: object) -> None:
+    """One dict passed to two appends, a list inside it emptied in between: the second event
+    holds the list as it is then, the first as it was."""
+    given = {"content": "same dict", "meta": ["a", "b"]}
+    name = plan.make("p", given)
+    log, first = plan.append(plan.create(), Append("a", "user_message", given), payload_ref=name)
+    own = plan.reads_of(Plan.view, first, "append.caller_payload_copied")
+    plan.mutate(name, name, [["i", "meta"]], ["shallow"], own, "append.caller_payload_copied")
+    emptied = Append("a", "user_message", {"content": "same dict", "meta": []})
+    log, second = plan.append(log, emptied, payload_ref=name)
+    plan.view(first, "append.caller_payload_copied")
+    plan.view(second, "append.event_fields")
+    add_probes(plan, log)
+
+
+PAST_THE_MAXIMUM = (ITEMS, KEYS, DEPTHS, TEXTS, SESSION_IDS, CALL_IDS, INTS)
+MECHANISMS = (FIELD_NAMED_KEYS, ARGUMENTS_WITH_SEVERAL_KEYS)
+SAME_MAPPING = None  # the example needs no data: its build holds it
+PROPERTIES = (
+    Property(
+        "edges",
+        st.nothing(),
+        appended_once,
+        0,
+        (*PAST_THE_MAXIMUM, *MECHANISMS),
+        ("append.event_ids", "append.event_fields", "append.accepts_valid"),
+    ),
+    Property(
+        "same_mapping_twice",
+        st.nothing(),
+        same_mapping_twice,
+        0,
+        (SAME_MAPPING,),
+        ("append.caller_payload_copied", "append.event_fields"),
+    ),
+)

@@ -1,0 +1,195 @@
+"""Each example issue 28 added is needed: its mutant, whose bug lives past a maximum the
+examples had or in a mechanism none exercised, gets full marks on its task without it.
+
+The corpus test shows each mutant loses its task with every example; this one grades it
+again with the one example named here taken out, and asserts it then passes. Together they
+say that this example, and no other, catches the bug.
+"""
+
+from __future__ import annotations
+
+import marshal
+import pickle
+from pathlib import Path
+from typing import Any
+from unittest import mock
+
+import pytest
+
+from grader.engine import bank
+from grader.engine.bank import BankedProperty
+from grader.engine.outcomes import Report, Status
+from grader.i18n import using_language
+from grader.run import grade_in_process
+from grader.tasks import TASKS_BY_ID
+from grader.tasks.append_and_ids import edges as append_edges
+from grader.tasks.append_and_ids import properties as append_properties
+from grader.tasks.list_sessions import edges as list_edges
+from grader.tasks.read_and_resume import edges as read_edges
+from grader.tasks.read_and_resume import properties as read_properties
+from grader.tasks.reject_bad_input import edges as reject_edges
+from grader.tasks.replay import edges as replay_edges
+from tests.grader.conftest import in_pool
+from tests.implementations.corpus import write_mutant
+from tests.implementations.mutants import EDGE_MUTANTS
+
+#: mutant -> (the property, the one example of it that catches the mutant). The task is the
+#: mutant's own. A ``(program, pick)`` example names its program.
+CAUGHT_ONLY_BY: dict[str, tuple[str, Any]] = {
+    # sizes
+    "ids_wrap_at_1024": ("appends", append_properties.LONG),
+    "reads_return_at_most_1024_events": ("reads", read_properties.LONG),
+    "sessions_listed_up_to_1024": ("sizes", list_edges.LIST_SIZES),
+    "results_matched_among_the_last_256_calls": ("refusals", reject_edges.CALLS_AT_ONCE),
+    "answers_remembered_for_the_last_256_results": ("refusals", reject_edges.CALLS_AT_ONCE),
+    "results_looked_for_in_the_last_1024_events": ("refusals", reject_edges.GAPS),
+    "replay_runs_split_at_512_calls": ("sizes", replay_edges.RUN_SIZES),
+    "replay_returns_at_most_1024_messages": ("sizes", replay_edges.REPLAY_SIZES),
+    "payload_lists_cut_at_2048_items": ("edges", append_edges.ITEMS),
+    "payload_keys_cut_at_2048": ("edges", append_edges.KEYS),
+    "copy_stops_160_levels_down": ("edges", append_edges.DEPTHS),
+    "contents_of_a_power_of_two_lose_a_character": ("edges", append_edges.TEXTS),
+    "session_ids_cut_at_2048": ("edges", append_edges.SESSION_IDS),
+    "call_ids_compared_by_their_first_1024_characters": ("edges", append_edges.CALL_IDS),
+    "ints_stored_in_4096_bits": ("edges", append_edges.INTS),
+    "long_lists_handed_out_from_a_cache": ("sizes", list_edges.LIST_SIZES),
+    # mechanisms
+    "payload_keys_named_like_event_fields_dropped": ("edges", append_edges.FIELD_NAMED_KEYS),
+    "results_checked_against_every_call_of_the_family": (
+        "older_logs",
+        reject_edges.CALL_HISTORY,
+    ),
+    "payload_copies_cached_by_identity": ("same_mapping_twice", append_edges.SAME_MAPPING),
+    "branches_cut_the_index_newer_logs_read": (
+        "newer_after_branch",
+        read_edges.NEWER_AFTER_BRANCH,
+    ),
+    "replay_shows_a_refused_tool_event": ("after_refusals", replay_edges.BEFORE_REFUSALS),
+    "arguments_with_several_keys_normalised": (
+        "edges",
+        append_edges.ARGUMENTS_WITH_SEVERAL_KEYS,
+    ),
+    "str_subclass_event_types_refused": ("acceptance_table", reject_edges.TEXT_SUBCLASSES),
+    "session_ids_compared_with_surrogates_replaced": ("reads", read_edges.SURROGATE_SESSIONS),
+    "session_ids_checked_for_messages_only": ("every_type", None),
+    "a_refused_tool_event_lets_its_retry_through": ("refused_twice", reject_edges.CALL_HISTORY),
+    "reused_call_ids_looked_for_in_the_last_1024_events": ("refusals", reject_edges.GAPS),
+    "sessions_listed_by_family": ("listing", list_edges.FAMILIES),
+    "sessions_listed_with_surrogate_pairs_joined": ("listing", list_edges.FAMILIES),
+    "tool_call_messages_take_content_from_the_payload": (
+        "messages",
+        replay_edges.MESSAGE_KEY_EXTRAS,
+    ),
+}
+BY_NAME = {mutant.name: mutant for mutant in EDGE_MUTANTS}
+#: Each mechanism issue 28 lists (and each the contract's decisions added), with the mutants
+#: whose bug lives in it: each is in CAUGHT_ONLY_BY, so only that mechanism's example
+#: catches it.
+MECHANISMS: dict[str, tuple[str, ...]] = {
+    "extra payload keys named like the event's own fields or a message's fields": (
+        "payload_keys_named_like_event_fields_dropped",
+        "tool_call_messages_take_content_from_the_payload",
+    ),
+    "a refused append tried on an older log or on a branch": (
+        "results_checked_against_every_call_of_the_family",
+    ),
+    "the same mapping passed to two appends and changed in between": (
+        "payload_copies_cached_by_identity",
+    ),
+    "a branch taken, then a read of a log newer than the branch": (
+        "branches_cut_the_index_newer_logs_read",
+    ),
+    "a refused append followed by a replay": ("replay_shows_a_refused_tool_event",),
+    "JSON arguments with several keys, which must come back as given": (
+        "arguments_with_several_keys_normalised",
+    ),
+    "a str subclass wherever a string goes": ("str_subclass_event_types_refused",),
+    "lone surrogates beside the characters an encoder would turn them into": (
+        "session_ids_compared_with_surrogates_replaced",
+    ),
+    "every bad input tried with every event type": ("session_ids_checked_for_messages_only",),
+    "a refused append that must leave every later rule as it was": (
+        "a_refused_tool_event_lets_its_retry_through",
+    ),
+    "a call id reused long after its first use": (
+        "reused_call_ids_looked_for_in_the_last_1024_events",
+    ),
+    "session ids related by prefix or family, interleaved, for the order of the list": (
+        "sessions_listed_by_family",
+    ),
+    "extra payload keys named like a message's own fields never reach a replayed message": (
+        "tool_call_messages_take_content_from_the_payload",
+    ),
+    "a surrogate pair and the character it encodes are two ids (decided)": (
+        "sessions_listed_with_surrogate_pairs_joined",
+    ),
+}
+
+
+@pytest.mark.parametrize("mechanism", sorted(MECHANISMS))
+def test_every_mechanism_has_a_mutant_only_its_example_catches(mechanism: str) -> None:
+    mutants = MECHANISMS[mechanism]
+    assert mutants, mechanism
+    assert [name for name in mutants if name not in CAUGHT_ONLY_BY] == []
+
+
+def example_index(task_id: str, property_name: str, example: Any) -> int:
+    """Where ``example`` is among the property's explicit examples (by identity)."""
+    prop = next(p for p in TASKS_BY_ID[task_id].properties if p.name == property_name)
+    found = [
+        index
+        for index, value in enumerate(prop.explicit)
+        if value is example or (isinstance(value, tuple) and value and value[0] is example)
+    ]
+    assert len(found) == 1, (task_id, property_name, found)
+    return found[0]
+
+
+def bank_without(task_id: str, property_name: str, index: int) -> dict[str, BankedProperty]:
+    """The task's bank with one example of one property taken out."""
+    stored = bank.load(task_id)
+    assert stored is not None, f"the bank of {task_id} is stale: python -m maintainer.bank"
+    entry = stored[property_name]
+    requests = marshal.loads(entry.request)
+    values = entry.values
+    kept = [i for i in range(len(entry)) if i != index]
+    smaller = BankedProperty(
+        marshal.dumps([requests[i] for i in kept]),
+        tuple(entry.digests[i] for i in kept),
+        pickle.dumps([values[i] for i in kept], protocol=5),
+    )
+    return {**stored, property_name: smaller}
+
+
+def grade_without(job: tuple[Path, str, str, int]) -> Report:
+    """Grade the file on its task, one example out of its bank (in a worker: tasks do not
+    pickle)."""
+    path, task_id, property_name, index = job
+    smaller = bank_without(task_id, property_name, index)
+    with using_language("en"), mock.patch.object(bank, "load", lambda _: smaller):
+        return grade_in_process(str(path), (TASKS_BY_ID[task_id],))
+
+
+@pytest.fixture(scope="module")
+def graded_without(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Report]:
+    folder = tmp_path_factory.mktemp("edge_mutants")
+    names = sorted(CAUGHT_ONLY_BY)
+    jobs = []
+    for name in names:
+        mutant = BY_NAME[name]
+        property_name, example = CAUGHT_ONLY_BY[name]
+        index = example_index(mutant.task, property_name, example)
+        jobs.append((write_mutant(mutant, folder), mutant.task, property_name, index))
+    return dict(zip(names, in_pool(grade_without, jobs), strict=True))
+
+
+def test_every_edge_mutant_names_the_example_that_catches_it() -> None:
+    assert sorted(CAUGHT_ONLY_BY) == sorted(BY_NAME)
+
+
+@pytest.mark.parametrize("name", sorted(CAUGHT_ONLY_BY))
+def test_without_its_example_the_mutant_gets_full_marks_on_its_task(
+    name: str, graded_without: dict[str, Report]
+) -> None:
+    (result,) = graded_without[name].results
+    assert (result.task_id, result.status) == (BY_NAME[name].task, Status.PASSED), result.failure

@@ -1,0 +1,74 @@
+"""The two red sets of issue 28, graded by the real grader: every wrong file loses points,
+every correct file gets full marks.
+
+Each set was written blind to the grader's properties and examples, from the contract and the
+reference alone; its ``harness.py`` proves each file wrong or right against ``solutions``
+(``python tests/redset/a/harness.py``, ``python tests/redset/b/harness.py``: minutes of CPU,
+so not run here). This test asks the other question: does the grader see what the harness
+proves? A wrong file with full marks is a gap in the examples; the fix goes into the examples,
+never into the red set.
+
+Grading ~190 files costs several minutes of CPU: the tests are marked slow.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from grader.engine.outcomes import Report
+from tests.grader.conftest import grade_all
+
+HERE = Path(__file__).resolve().parent
+SETS = ("a", "b")
+WRONG = sorted(path for name in SETS for path in (HERE / name / "wrong").glob("w*.py"))
+CORRECT = sorted(path for name in SETS for path in (HERE / name / "correct").glob("c*.py"))
+#: Files a set wrote as wrong whose witness the contract now puts outside itself (issue 28:
+#: where the contract was silent, it was decided), with the decision. They are correct by
+#: the contract as written: the grader never passes what their witness passes.
+OUTSIDE_THE_CONTRACT = {
+    "b/wrong/w05_json_copy_int_digits.py": (
+        "an int of 4,301 digits: payload ints have at most 4,300 digits (exercises/event_log.py)"
+    ),
+}
+
+
+def name_of(path: Path) -> str:
+    return str(path.relative_to(HERE))
+
+
+WRONG_IN_CONTRACT = [path for path in WRONG if name_of(path) not in OUTSIDE_THE_CONTRACT]
+FULL_MARKS = [*CORRECT, *(HERE / name for name in OUTSIDE_THE_CONTRACT)]
+
+
+@pytest.fixture(scope="module")
+def graded() -> dict[str, Report]:
+    """Every file of both sets graded once on every task: its name -> report."""
+    paths = [*WRONG, *CORRECT]
+    reports = grade_all([(path, ()) for path in paths])
+    return {name_of(path): report for path, report in zip(paths, reports, strict=True)}
+
+
+def test_both_sets_are_here_with_their_harnesses() -> None:
+    assert [len(WRONG), len(CORRECT)] == [84 + 69, 14 + 16]
+    assert all((HERE / name / "harness.py").is_file() for name in SETS)
+
+
+def test_what_the_contract_put_outside_itself_is_a_file_of_the_sets() -> None:
+    assert all((HERE / name).is_file() for name in OUTSIDE_THE_CONTRACT)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("path", WRONG_IN_CONTRACT, ids=name_of)
+def test_a_wrong_file_loses_points(path: Path, graded: dict[str, Report]) -> None:
+    report = graded[name_of(path)]
+    assert report.score < report.max_score, f"{name_of(path)} got full marks"
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("path", FULL_MARKS, ids=name_of)
+def test_a_correct_file_gets_full_marks(path: Path, graded: dict[str, Report]) -> None:
+    report = graded[name_of(path)]
+    lost = [(r.task_id, r.status, r.failure) for r in report.results if r.failure is not None]
+    assert report.score == report.max_score, lost
