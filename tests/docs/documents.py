@@ -12,6 +12,7 @@ ROOT: Final = Path(__file__).resolve().parents[2]
 DOCUMENTS: Final = (
     "README.md",
     "docs/learner.md",
+    "docs/chapter-bridge.md",
     "docs/instructor.md",
     "docs/service.md",
     "docs/benchmarks.md",
