@@ -58,7 +58,7 @@ EN = {
 #: :func:`grader.i18n.fingerprint`. One entry a line, in the order of EN.
 # fmt: off
 ZH: dict[str, tuple[str, str]] = {
-    "cli.maintainer.usage": ("053ef4f4", "可用的命令：{commands}。例如：python -m maintainer release OUT_DIR [--lang zh]；在命令后面加 --help 查看它的选项。"),
+    "cli.maintainer.usage": ("053ef4f4", "可用的命令：{commands}。示例：python -m maintainer release OUT_DIR [--lang zh]。在命令后面加 --help，可以查看它的选项。"),
     "cli.release.description": ("9690c7ed", "从最近一次 commit 写出学习者版的套件副本，再验证它能独立运行。"),
     "cli.release.lang": ("d686edb6", "副本的语言，也是这些消息的语言：en（默认）或 zh"),
     "cli.release.out": ("eb1453ff", "套件之外的一个新文件夹或空文件夹"),

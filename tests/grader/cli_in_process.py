@@ -17,6 +17,7 @@ from grader.engine.contract import Task
 from grader.engine.outcomes import Report
 from grader.frontends import cli
 from grader.i18n import LOCALE_VARIABLES, use_language
+from grader.i18n.choice import LANGUAGE_VARIABLE
 from grader.settings import Settings
 
 
@@ -45,10 +46,14 @@ def cli_in_process(
 
     The locale is English unless a test sets it (with ``monkeypatch.setenv``, after asking
     for this fixture); the language a run chose is forgotten after the test (``main`` sets it
-    for the whole process, as a command line does).
+    for the whole process, as a command line does, and passes it on in ``KIT_LANGUAGE``).
     """
     for variable in LOCALE_VARIABLES:
         monkeypatch.delenv(variable, raising=False)
+    # A run given --lang passes its language on to the processes it starts, in os.environ:
+    # set first, so that monkeypatch records KIT_LANGUAGE (even absent) and restores it.
+    monkeypatch.setenv(LANGUAGE_VARIABLE, "")
+    monkeypatch.delenv(LANGUAGE_VARIABLE)
     monkeypatch.setenv("LANGUAGE", "en")
 
     def run(*argv: str, report: Report | BaseException | None = None) -> Ran:
