@@ -38,6 +38,8 @@ MAX_MESSAGE = 2000
 RECURSION_LIMIT = 1000
 #: CPU seconds one call may use (None: no timer, where none can be set).
 _CALL_SECONDS: list[float | None] = [None]
+#: Whether the timer was armed during this request.
+_ARMED: list[bool] = [False]
 #: The learner's graded functions (their calls move the kernel's clock on: the reads of
 #: their answers happen at the moment they returned, however many the kernel makes).
 GRADED: list[Any] = []
@@ -50,6 +52,7 @@ def set_call_seconds(seconds: float | None) -> None:
     """Give each call from now on ``seconds`` of CPU time (None: no limit, and the timer
     stopped)."""
     _CALL_SECONDS[0] = seconds if _setitimer is not None else None
+    _ARMED[0] = False
     if _setitimer is not None and seconds is None:
         _setitimer(_ITIMER_PROF, 0)
 
@@ -60,12 +63,15 @@ def enter(
     """Call ``function(*args, **kwargs)``: ``(0, value)`` when it returned, ``(1, error)``
     when it raised (anything, ``SystemExit`` and ``KeyboardInterrupt`` included)."""
     _setrecursionlimit(RECURSION_LIMIT)
-    if function in GRADED:
+    graded = function in GRADED
+    if graded:
         tick()
-    if _CALL_SECONDS[0] is not None:
-        # Armed afresh for every call (the kernel's own moments between two calls count,
-        # and are tiny); disarmed once the request is answered (see :func:`set_call_seconds`).
+    if _CALL_SECONDS[0] is not None and (graded or not _ARMED[0]):
+        # Armed afresh for every graded call; the reads of its answer that follow share
+        # its time (they are tiny, and a learner's property that spins in one still stops
+        # there); disarmed once the request is answered (see :func:`set_call_seconds`).
         _setitimer(_ITIMER_PROF, _CALL_SECONDS[0])
+        _ARMED[0] = True
     try:
         return (0, function(*args, **kwargs))
     except BaseException as error:

@@ -49,6 +49,12 @@ _methodcaller = _operator.methodcaller
 #: What an object refers to, read by the collector's own traversal: it calls no Python code,
 #: so it shows what a ``MappingProxyType`` wraps without asking the mapping anything.
 _referents = _gc.get_referents
+_gc_isenabled = _gc.isenabled
+_gc_disable = _gc.disable
+_gc_enable = _gc.enable
+#: True only while the digest's encoder reads what a mapping proxy wraps (see
+#: :func:`.reach.placeholder`): the guard lets that one event through without its checks.
+_TRUSTED_READ: list[bool] = [False]
 _map = map
 _partial = _functools.partial
 _list = list

@@ -22,8 +22,12 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from grader.kernel.capture import (
+        _TRUSTED_READ,
         _attrgetter,
         _float_exact,
+        _gc_disable,
+        _gc_enable,
+        _gc_isenabled,
         _getitem,
         _int_exact,
         _list,
@@ -238,7 +242,18 @@ def placeholder(found: list[Any], value: Any) -> Any:
     Anything else is kept in ``found`` and written as a mark, to be read by a call later.
     (Trusted by the guard with ``gc.get_referents``, for that read.)"""
     if type(value) is _MappingProxy:
-        inner = _referents(value)
+        # The guard's checks for this event would cost more than the read: it trusts it
+        # while the flag is up. Nothing else runs meanwhile (the traversal calls no Python,
+        # and no collection can run a learner's __del__ while the collector is off).
+        collecting = _gc_isenabled()
+        _gc_disable()
+        _TRUSTED_READ[0] = True
+        try:
+            inner = _referents(value)
+        finally:
+            _TRUSTED_READ[0] = False
+            if collecting:
+                _gc_enable()
         if len(inner) == 1 and type(inner[0]) is dict:
             return inner[0]
     _list_append(found, value)

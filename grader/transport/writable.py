@@ -27,6 +27,7 @@ import json
 import os
 import shutil
 import stat
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -146,8 +147,25 @@ def _passable(path: str) -> bool:
 
 
 def _walk(root: str, device: int, folders: list[str], files: list[str]) -> None:
-    """Below ``root`` on its own file system: by a loop (trees nest deep), into folders
-    others may pass only."""
+    """Below ``root`` on its own file system, into folders others may pass only."""
+    for path, info in _tree(root, lambda info: info.st_dev == device and _others_may_pass(info)):
+        if info.st_dev != device:
+            continue  # another mount: walked from its own mount point
+        if stat.S_ISDIR(info.st_mode) and info.st_mode & stat.S_IWOTH:
+            folders.append(path)
+        elif stat.S_ISREG(info.st_mode) and info.st_mode & stat.S_IWOTH:
+            files.append(path)
+
+
+def _others_may_pass(info: os.stat_result) -> bool:
+    return bool(info.st_mode & stat.S_IXOTH)
+
+
+def _tree(
+    root: str, enter: Callable[[os.stat_result], bool]
+) -> Iterator[tuple[str, os.stat_result]]:
+    """Every entry below ``root`` with its ``lstat``, by a loop (trees nest deep), going into
+    the folders ``enter`` admits; what cannot be read is passed over."""
     pending = [root]
     while pending:
         try:
@@ -160,15 +178,9 @@ def _walk(root: str, device: int, folders: list[str], files: list[str]) -> None:
                     info = entry.stat(follow_symlinks=False)
                 except OSError:
                     continue
-                if info.st_dev != device:
-                    continue  # another mount: walked from its own mount point
-                if stat.S_ISDIR(info.st_mode):
-                    if info.st_mode & stat.S_IWOTH:
-                        folders.append(entry.path)
-                    if info.st_mode & stat.S_IXOTH:
-                        pending.append(entry.path)
-                elif stat.S_ISREG(info.st_mode) and info.st_mode & stat.S_IWOTH:
-                    files.append(entry.path)
+                yield entry.path, info
+                if stat.S_ISDIR(info.st_mode) and enter(info):
+                    pending.append(entry.path)
 
 
 def outermost(folders: tuple[str, ...]) -> tuple[str, ...]:
@@ -256,24 +268,11 @@ def _entries_of(uid: int, root: str) -> list[tuple[str, os.stat_result]]:
         device = os.lstat(root).st_dev
     except OSError:
         return []
-    owned: list[tuple[str, os.stat_result]] = []
-    pending = [root]
-    while pending:
-        try:
-            entries = os.scandir(pending.pop())
-        except OSError:
-            continue
-        with entries:
-            for entry in entries:
-                try:
-                    info = entry.stat(follow_symlinks=False)
-                except OSError:
-                    continue
-                if info.st_uid == uid:
-                    owned.append((entry.path, info))
-                if stat.S_ISDIR(info.st_mode) and info.st_dev == device and _may_hold(info, uid):
-                    pending.append(entry.path)
-    return owned
+    return [
+        (path, info)
+        for path, info in _tree(root, lambda info: info.st_dev == device and _may_hold(info, uid))
+        if info.st_uid == uid
+    ]
 
 
 def remove_files_of(uid: int, roots: tuple[str, ...]) -> None:

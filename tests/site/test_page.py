@@ -107,6 +107,7 @@ def test_the_language_switch_renders_the_page_and_the_report_in_chinese(
     )
 
 
+@pytest.mark.sandbox  # beside the page, the command line grades the same file
 def test_a_runaway_loop_times_out_as_on_the_command_line_and_the_next_check_passes(
     browser: Session,
 ) -> None:
