@@ -38,7 +38,18 @@ def name_of(path: Path) -> str:
     return str(path.relative_to(HERE))
 
 
+#: Wrong files the examples do not catch yet (issue 28 is open on them): each is a strict
+#: expected failure, so the day an example catches one, its test says so and it leaves this
+#: list. Filled from a grade of both sets; never a file that a harness does not prove wrong.
+KNOWN_GAPS: frozenset[str] = frozenset()
+
 WRONG_IN_CONTRACT = [path for path in WRONG if name_of(path) not in OUTSIDE_THE_CONTRACT]
+
+
+def _expected(path: Path) -> object:
+    if name_of(path) in KNOWN_GAPS:
+        return pytest.param(path, marks=pytest.mark.xfail(strict=True, reason="issue 28: a gap"))
+    return path
 FULL_MARKS = [*CORRECT, *(HERE / name for name in OUTSIDE_THE_CONTRACT)]
 
 
@@ -60,7 +71,7 @@ def test_what_the_contract_put_outside_itself_is_a_file_of_the_sets() -> None:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("path", WRONG_IN_CONTRACT, ids=name_of)
+@pytest.mark.parametrize("path", [_expected(path) for path in WRONG_IN_CONTRACT], ids=name_of)
 def test_a_wrong_file_loses_points(path: Path, graded: dict[str, Report]) -> None:
     report = graded[name_of(path)]
     assert report.score < report.max_score, f"{name_of(path)} got full marks"
