@@ -22,7 +22,9 @@ The same files run in a browser's worker (:data:`WORKER_FILES`): the guard too, 
 
 from __future__ import annotations
 
+import functools
 from pathlib import Path
+from types import CodeType
 from typing import Any
 
 HERE = Path(__file__).resolve().parent
@@ -51,6 +53,13 @@ def namespace(files: tuple[str, ...] = IN_PROCESS_FILES) -> dict[str, Any]:
     import builtins
 
     space: dict[str, Any] = {"__builtins__": dict(builtins.__dict__), "__name__": "grading_kernel"}
-    for name, text in sources(files):
-        exec(compile(text, name, "exec"), space)
+    for code in _compiled(files):
+        exec(code, space)
     return space
+
+
+@functools.cache
+def _compiled(files: tuple[str, ...]) -> tuple[CodeType, ...]:
+    """The files compiled once per process: the shrinker asks for a fresh kernel at every
+    attempt, and compiling them again each time cost more than the attempt itself."""
+    return tuple(compile(text, name, "exec") for name, text in sources(files))

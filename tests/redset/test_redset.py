@@ -50,6 +50,8 @@ def _expected(path: Path) -> object:
     if name_of(path) in KNOWN_GAPS:
         return pytest.param(path, marks=pytest.mark.xfail(strict=True, reason="issue 28: a gap"))
     return path
+
+
 FULL_MARKS = [*CORRECT, *(HERE / name for name in OUTSIDE_THE_CONTRACT)]
 
 
