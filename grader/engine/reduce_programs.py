@@ -12,7 +12,7 @@ from typing import Any
 
 from grader.engine.drafts import Draft, DraftBuilder
 from grader.engine.oracle import REQUIRED_KEYS
-from grader.engine.programs import Append, Block, Program, Segment
+from grader.engine.programs import SPREAD, Append, Block, Program, Segment
 from grader.engine.reduce_data import FEW, cuts, data_builders, shorter_sequences, shorter_texts
 from grader.engine.reduce_names import shorter_ids
 
@@ -21,10 +21,11 @@ CALLING = ("calls", "calls_answered", "calls_reversed", "pairs")
 
 
 def drafts(program: Program) -> Iterator[DraftBuilder]:
-    """Builders of every one-step edit of ``program``, the biggest first: parts removed,
-    loops shortened or unrolled, unused sessions dropped from the family, single appends made
-    plainer, call ids and session ids shortened."""
+    """Builders of every one-step edit of ``program``, the biggest first: loops that continue
+    one another made one, parts removed, loops shortened or unrolled, unused sessions dropped
+    from the family, single appends made plainer, call ids and session ids shortened."""
     pieces = tuple(enumerate(program.segments))
+    yield from _joined(program)
     for start, end in cuts(len(pieces), every_item=True):
         yield _just(Draft(program.family, pieces[:start] + pieces[end:]))
     for index, segment in pieces:
@@ -41,6 +42,54 @@ def drafts(program: Program) -> Iterator[DraftBuilder]:
             for build in append_builders(segment):
                 yield _swapped(program, index, build)
     yield from shorter_ids(program)
+
+
+#: Loop patterns whose two loops, one after the other, make the same appends as one loop of
+#: both their rounds (but for the call ids, which stay unique): a run of calls stays one run.
+JOINABLE = ("filler", "calls", "pairs")
+
+
+def _joined(program: Program) -> Iterator[DraftBuilder]:
+    """The program with every two neighbouring loops that continue one another made one loop,
+    then each such pair alone. No fewer calls, but one loop fewer to shrink and to read: a
+    program that grew through every power of two, in a dozen loops, becomes one loop, and is
+    shown as one."""
+    pairs = [
+        index
+        for index in range(len(program.segments) - 1)
+        if _joinable(program.segments[index], program.segments[index + 1])
+    ]
+    if len(pairs) > 1:
+        yield _just(_join(program, set(pairs)))
+    for index in pairs:
+        yield _just(_join(program, {index}))
+
+
+def _joinable(first: Segment, second: Segment) -> bool:
+    """Whether two loops make one: the same pattern in the same sessions, or two loops that
+    each open sessions of their own (one loop of both their rounds opens as many)."""
+    if not (isinstance(first, Block) and isinstance(second, Block)):
+        return False
+    if first.pattern != second.pattern:
+        return False
+    if first.pattern == SPREAD:
+        return True
+    alternate = first.pattern == "alternate" and first.count % len(first.sessions) == 0
+    return first.sessions == second.sessions and (first.pattern in JOINABLE or alternate)
+
+
+def _join(program: Program, starts: set[int]) -> Draft:
+    """The program with the loop at each of ``starts`` and the loop after it made one (the
+    first loop's label kept)."""
+    pieces: list[tuple[int, Segment]] = []
+    for index, segment in enumerate(program.segments):
+        if index - 1 in starts and pieces:
+            origin, before = pieces[-1]
+            assert isinstance(before, Block) and isinstance(segment, Block)
+            pieces[-1] = (origin, replace(before, count=before.count + segment.count))
+        else:
+            pieces.append((index, segment))
+    return Draft(program.family, tuple(pieces))
 
 
 def unrollings(program: Program) -> Iterator[DraftBuilder]:

@@ -1200,6 +1200,7 @@ EDGE_MUTANTS: tuple[Mutant, ...] = (
         "Ids are kept in ten bits: the 1,025th event gets id 1 again.",
         ((C07_ID, "    event = Event(len(log) % 1024 + 1, session_id, event_type, items)\n"),),
         frozenset({"read_and_resume", "list_sessions", "replay", "reject_bad_input"}),
+        needs_size="the first wrong id is the 1,025th event's",
     ),
     Mutant(
         "reads_return_at_most_1024_events",
@@ -1213,6 +1214,7 @@ EDGE_MUTANTS: tuple[Mutant, ...] = (
             ),
         ),
         frozenset({"replay", "reject_bad_input"}),
+        needs_size="a read loses events only from a session of more than 1,024",
     ),
     Mutant(
         "sessions_listed_up_to_1024",
@@ -1220,6 +1222,7 @@ EDGE_MUTANTS: tuple[Mutant, ...] = (
         "list_sessions",
         "list_sessions returns the first 1,024 sessions only.",
         ((C07_SESSIONS, "    return tuple(dict.fromkeys(e.session_id for e in log))[:1024]\n"),),
+        needs_size="a list loses sessions only past 1,024 of them",
     ),
     Mutant(
         "results_matched_among_the_last_256_calls",
@@ -1236,6 +1239,7 @@ EDGE_MUTANTS: tuple[Mutant, ...] = (
                 "            return False\n" + C07_VERDICT,
             ),
         ),
+        needs_size="a call is forgotten only once 256 newer calls are open",
     ),
     Mutant(
         "answers_remembered_for_the_last_256_results",
@@ -1252,6 +1256,7 @@ EDGE_MUTANTS: tuple[Mutant, ...] = (
                 + C07_VERDICT,
             ),
         ),
+        needs_size="an answer is forgotten only after 256 newer results",
     ),
     Mutant(
         "results_looked_for_in_the_last_1024_events",
@@ -1266,6 +1271,7 @@ EDGE_MUTANTS: tuple[Mutant, ...] = (
                 "        return False\n" + C07_VERDICT,
             ),
         ),
+        needs_size="a call is forgotten only 1,024 events after it was made",
     ),
     Mutant(
         "replay_runs_split_at_512_calls",
@@ -1278,6 +1284,7 @@ EDGE_MUTANTS: tuple[Mutant, ...] = (
                 '            if previous == "tool_call" and len(messages[-1]["tool_calls"]) < 512:\n',
             ),
         ),
+        needs_size="a run of calls splits only at its 513th call",
     ),
     Mutant(
         "replay_returns_at_most_1024_messages",
@@ -1290,6 +1297,7 @@ EDGE_MUTANTS: tuple[Mutant, ...] = (
                 "        previous = event.type\n    return tuple(messages[:1024])\n",
             ),
         ),
+        needs_size="a replay loses messages only past 1,024 of them",
     ),
     Mutant(
         "payload_lists_cut_at_2048_items",
@@ -1412,6 +1420,7 @@ EDGE_MUTANTS: tuple[Mutant, ...] = (
                 "LONG_LISTS: dict[Any, Any] = {}\n",
             ),
         ),
+        needs_size="a list is cached only from 512 sessions on",
     ),
     # --- mechanisms -------------------------------------------------------------------------
     Mutant(
@@ -1633,6 +1642,7 @@ EDGE_MUTANTS: tuple[Mutant, ...] = (
                 + C07_VERDICT,
             ),
         ),
+        needs_size="a call id is forgotten only 1,024 events after it was used",
     ),
     Mutant(
         "sessions_listed_by_family",

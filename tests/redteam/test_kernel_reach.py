@@ -22,7 +22,7 @@ from grader.tasks import select
 from tests.redteam.hostile import CORRECT_BODY
 
 #: Names several kernel files may bind: the typing helpers, and identical copies.
-SHARED = {"TYPE_CHECKING", "Any", "Callable", "_sys", "_looks_like_event"}
+SHARED = {"TYPE_CHECKING", "Any", "Callable", "Generator", "_sys", "_gc", "_looks_like_event"}
 
 PROBE = """
 import os as _os
