@@ -27,7 +27,8 @@ import pytest
 from sqlite_demo import SqliteEventStore
 from sqlite_demo.server import ServerProcess
 
-pytestmark = pytest.mark.server
+# The mounts are made in a private namespace (unshare -m): the sandbox tier.
+pytestmark = [pytest.mark.server, pytest.mark.sandbox]
 
 
 def _can_make_private_mounts() -> bool:
