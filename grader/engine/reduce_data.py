@@ -52,14 +52,17 @@ def shorter_texts(text: str) -> Iterator[str]:
 
 
 def smaller_ints(number: int) -> Iterator[int]:
-    """Zero; then the number without one of its set bits (a mask without one of its flags),
-    highest first; then its magnitude with half its bits (``2**70`` -> ``2**35``)."""
+    """Zero; then the plainest number as long (its highest bit alone: a bug that needs 4,097
+    bits is shown as ``2**4096``, in one step, not one bit at a time); then the number
+    without one of its set bits (a mask without one of its flags), highest first; then its
+    magnitude with half its bits (``2**70`` -> ``2**35``)."""
     if number == 0:
         return
     yield 0
     magnitude, sign = abs(number), (1 if number > 0 else -1)
     bits = [bit for bit in range(magnitude.bit_length()) if magnitude >> bit & 1]
     if len(bits) > 1:
+        yield sign * (1 << bits[-1])
         for bit in reversed(bits):
             yield sign * (magnitude & ~(1 << bit))
     halved = magnitude >> ((magnitude.bit_length() + 1) // 2)

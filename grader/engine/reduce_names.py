@@ -15,7 +15,11 @@ from grader.engine.reduce_data import shorter_texts
 
 
 def shorter_ids(program: Program) -> Iterator[DraftBuilder]:
-    """Builders of ``program`` with one call id, or one session id, shortened."""
+    """Builders of ``program`` with every call id made as short as it can be at once, then
+    with one call id, or one session id, shortened."""
+    compacted = _compacted_call_ids(program)
+    if compacted is not None:
+        yield _renaming(program, compacted)
     yield from _shorter_call_ids(program)
     yield from _shorter_sessions(program)
 
@@ -31,6 +35,38 @@ def _shorter_call_ids(program: Program) -> Iterator[DraftBuilder]:
         for new in shorter_texts(old):
             if new and (new == str(old) or (session, new) not in used):
                 yield _renaming(program, _call_renamer(session, old, new))
+
+
+def _compacted_call_ids(program: Program) -> Rename | None:
+    """A renaming of every single append's call id to the shortest ids its session has not
+    taken (``"0"``, ``"1"``, ...), or None when that shortens nothing: a case of sixty calls
+    gets short ids in one step, not one id a round."""
+    from grader.engine.reduce_programs import short_names
+
+    taken: dict[str, set[str]] = {}
+    for append in program.appends():
+        if append.event_type in TOOL_TYPES:
+            taken.setdefault(str(append.session_id), set()).add(str(append.payload["call_id"]))
+    singles: dict[str, list[str]] = {}
+    for segment in program.segments:
+        if isinstance(segment, Append) and segment.event_type == "tool_call":
+            ids = singles.setdefault(str(segment.session_id), [])
+            if str(segment.payload["call_id"]) not in ids:
+                ids.append(str(segment.payload["call_id"]))
+    names: dict[tuple[str, str], str] = {}
+    for session, ids in singles.items():
+        kept = taken[session] - set(ids)  # a loop's ids stay as they are
+        names |= {(session, old): new for old, new in zip(ids, short_names(len(ids), kept))}
+    if sum(map(len, names.values())) >= sum(len(old) for _, old in names):
+        return None
+
+    def rename(append: Append) -> Append:
+        if append.event_type not in TOOL_TYPES:
+            return append
+        new = names.get((str(append.session_id), str(append.payload["call_id"])))
+        return append if new is None else replace(append, payload={**append.payload, "call_id": new})
+
+    return rename
 
 
 def _call_renamer(session: str, old: str, new: str) -> Rename:

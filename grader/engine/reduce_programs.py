@@ -160,16 +160,57 @@ def append_builders(append: Append) -> Iterator[Callable[[], Append | None]]:
     for start, end in cuts(len(extras)):
         dropped = set(extras[start:end])
         yield _just(replace(append, payload={k: v for k, v in payload.items() if k not in dropped}))
+    if len(extras) > FEW:
+        yield lambda: _keys_compacted(append, extras)
     for key, value in payload.items():
         if key == "call_id":
             continue
         if key not in required:
             for renamed in shorter_texts(key):
                 if renamed not in payload:
-                    renamed_payload = {(renamed if k == key else k): v for k, v in payload.items()}
-                    yield _just(replace(append, payload=renamed_payload))
+                    yield _renamed(append, key, renamed)
         for build in data_builders(value):
             yield _with_value(append, key, build)
+
+
+def _renamed(append: Append, key: str, renamed: str) -> Callable[[], Append]:
+    """A builder of the append with one payload key renamed (built only when tried: a
+    payload of thousands of keys has thousands of renamings)."""
+
+    def built() -> Append:
+        payload = {(renamed if k == key else k): v for k, v in append.payload.items()}
+        return replace(append, payload=payload)
+
+    return built
+
+
+def _keys_compacted(append: Append, extras: list[str]) -> Append | None:
+    """The append with every extra key renamed at once to the shortest names not taken
+    (``"0"``, ``"1"``, ..., ``"a"``, ...): a payload of thousands of keys gets short keys in
+    one step, not one key a round. None when that shortens nothing."""
+    required = [key for key in append.payload if key not in extras]
+    names = short_names(len(extras), set(required))
+    if sum(map(len, names)) >= sum(len(str.__str__(key)) for key in extras):
+        return None
+    renamed = dict(zip(extras, names, strict=True))
+    payload = {renamed.get(k, k): v for k, v in append.payload.items()}
+    return replace(append, payload=payload)
+
+
+def short_names(count: int, taken: set[str]) -> list[str]:
+    """``count`` distinct names, shortest first, none of them ``taken``."""
+    alphabet = "0123456789abcdefghijklmnopqrstuvwxyz"
+    names: list[str] = []
+    length = 0
+    while len(names) < count:
+        length += 1
+        for number in range(len(alphabet) ** length):
+            name = "".join(alphabet[number // len(alphabet) ** i % len(alphabet)] for i in range(length))
+            if name not in taken:
+                names.append(name)
+                if len(names) == count:
+                    break
+    return names
 
 
 def _with_value(append: Append, key: str, build: Callable[[], Any]) -> Callable[[], Append | None]:

@@ -58,7 +58,7 @@ def _load(config: dict[str, Any], seconds: float | None = None) -> dict[str, Any
     except MemoryError:
         return {"load_error": {"kind": "memory"}, **_after_request()}
     except BaseException as error:
-        details = {"kind": "raised", **describe(error), **_module_of(error)}
+        details = {"kind": "raised", **_raised(error), **_module_of(error)}
         return {"load_error": details, **_after_request()}
     missing = []
     for name in config["functions"]:
@@ -97,6 +97,14 @@ def _syntax(error: SyntaxError) -> dict[str, Any]:
     text = (error.text or "").rstrip("\n")[:200]
     where = f"{filename}:{error.lineno}"
     return {"kind": "syntax", "where": where, "message": str(error.msg)[:500], "text": text}
+
+
+def _raised(error: BaseException) -> dict[str, Any]:
+    """What an import raised: its type, message and line (any exception, even one that
+    :func:`describe` answers as not implemented or as a control)."""
+    details = {"type": _type_name(error), "message": _message(error)}
+    where = where_raised(error.__traceback__)
+    return details if where is None else {**details, "where": where}
 
 
 def _module_of(error: BaseException) -> dict[str, str]:

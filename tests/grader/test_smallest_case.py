@@ -36,7 +36,12 @@ OTHER_PROMISE = {
     "judged as a branch's",
     "ids_wrap_at_256": "with 255 appends in the loop, the 256th event is the probe after it, "
     "judged as a branch's",
+    "ids_wrap_at_1024": "with 1,023 appends before it, the 1,024th event is the probe after "
+    "them, judged as a branch's",
     "reads_sorted_by_text_id": "with 11 events, a read after an id fails first (read.after)",
+    "a_refused_tool_event_lets_its_retry_through": "with no append at all, the probe that "
+    "tries a result without its call twice is let through the second time "
+    "(refuse.result_without_call)",
     "tool_call_message_with_empty_content": "with a single call, the wrong content is no "
     "run's: the replay breaks replay.mapping",
 }
