@@ -56,7 +56,9 @@ def _compacted_call_ids(program: Program) -> Rename | None:
     names: dict[tuple[str, str], str] = {}
     for session, ids in singles.items():
         kept = taken[session] - set(ids)  # a loop's ids stay as they are
-        names |= {(session, old): new for old, new in zip(ids, short_names(len(ids), kept))}
+        names |= {
+            (session, old): new for old, new in zip(ids, short_names(len(ids), kept), strict=True)
+        }
     if sum(map(len, names.values())) >= sum(len(old) for _, old in names):
         return None
 
@@ -64,7 +66,9 @@ def _compacted_call_ids(program: Program) -> Rename | None:
         if append.event_type not in TOOL_TYPES:
             return append
         new = names.get((str(append.session_id), str(append.payload["call_id"])))
-        return append if new is None else replace(append, payload={**append.payload, "call_id": new})
+        return (
+            append if new is None else replace(append, payload={**append.payload, "call_id": new})
+        )
 
     return rename
 

@@ -205,7 +205,9 @@ def short_names(count: int, taken: set[str]) -> list[str]:
     while len(names) < count:
         length += 1
         for number in range(len(alphabet) ** length):
-            name = "".join(alphabet[number // len(alphabet) ** i % len(alphabet)] for i in range(length))
+            name = "".join(
+                alphabet[number // len(alphabet) ** i % len(alphabet)] for i in range(length)
+            )
             if name not in taken:
                 names.append(name)
                 if len(names) == count:

@@ -367,6 +367,8 @@ EN = {
     "note.wall_clock_limits": "Time limits here are seconds on the clock (this place cannot count CPU time): on a busy machine a correct but slow submission can time out.",
     # --- a comment in a shown case ------------------------------------------------
     "outcome.raises": "raises {error}",
+    # --- added --------------------------------------------------------------------
+    "load.not_in_sandbox": "It imports {module}, which the grader's sandbox does not have: it could write files, or read the grader's own frames, where the guard cannot see. Keep the log in plain Python values, as the exercises do.",
 }
 
 #: The Chinese: id -> (fingerprint of the English it translates, translation); see
@@ -632,6 +634,8 @@ ZH: dict[str, tuple[str, str]] = {
     "note.wall_clock_limits": ("317b19e5", "这里的时间限制按时钟秒数算（这里数不了 CPU 时间）：机器很忙时，正确但较慢的作业也可能超时。"),
     # --- a comment in a shown case ------------------------------------------------
     "outcome.raises": ("533ea7b3", "抛出 {error}"),
+    # --- added --------------------------------------------------------------------
+    "load.not_in_sandbox": ("c5ab7af7", "它导入了 {module}，判题器的沙箱里没有这个模块：它能在守卫看不到的地方写文件，或读取判题器自己的栈帧。请像练习那样，用普通的 Python 值保存日志。"),
 }
 # fmt: on
 

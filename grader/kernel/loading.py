@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from grader.kernel.calls import GRADED, describe
+    from grader.kernel.calls import GRADED, _message, _type_name, where_raised
     from grader.kernel.capture import _ITIMER_PROF, _ROOTS, _setitimer, _sys_modules
     from grader.kernel.guard import FAULTS, REPORTS
     from grader.kernel.plans import FUNCTIONS

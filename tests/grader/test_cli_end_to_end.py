@@ -125,3 +125,37 @@ def test_a_failure_shows_the_call_that_read_the_changed_log(tmp_path: Path) -> N
     # The last line of the case is the call whose answer changed; before and after follow it.
     assert lines and lines[-1].startswith("_ = get_events_for_session(")
     assert "before:" in case and "after:" in case
+
+
+@pytest.mark.parametrize(
+    ("imported", "module"), [("sqlite3", "sqlite3"), ("faulthandler", "faulthandler")]
+)
+def test_a_module_the_sandbox_lacks_is_named_with_why_and_what_to_do_instead(
+    write_target: Callable[[str, str], Path], imported: str, module: str
+) -> None:
+    path = write_target("uses_it.py", f"import {imported}\n" + STUBS)
+    finished = run_grader("--target", str(path), "--isolation", "none")
+    assert finished.returncode == 2
+    assert f"It imports {module}, which the grader's sandbox does not have" in finished.stdout
+    assert "None" not in finished.stdout
+
+
+def test_an_import_that_raises_names_its_exception_and_line(
+    write_target: Callable[[str, str], Path],
+) -> None:
+    path = write_target("raises.py", STUBS + "raise LookupError('no such table')\n")
+    finished = run_grader("--target", str(path), "--isolation", "none")
+    assert finished.returncode == 2
+    assert "Importing it raised LookupError: no such table (raises.py:" in finished.stdout
+
+
+STUBS = "".join(
+    f"def {name}(*args):\n    raise NotImplementedError\n"
+    for name in (
+        "create_event_log",
+        "append_event",
+        "get_events_for_session",
+        "list_sessions",
+        "replay_session",
+    )
+)

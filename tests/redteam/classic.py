@@ -251,7 +251,11 @@ except OSError:
 """
     + STUBS,
     "writes_to_tmp_and_shm.py": """
-import os, sqlite3
+import os
+try:
+    import sqlite3  # missing in the sandbox: the attack goes on without it
+except ImportError:
+    sqlite3 = None
 for folder in ('/tmp', '/dev/shm', '/var/tmp', os.getcwd()):
     path = folder + '/@MARKER@-' + folder.strip('/').replace('/', '-')
     for write in (lambda: open(path + '-open', 'w').write('x' * 1000),
