@@ -201,3 +201,21 @@ def _replaced_value(value: Mapping[Any, Any], key: Any, build: Builder) -> Build
         return None if item is None else {**value, key: item}
 
     return replaced
+
+
+def short_names(count: int, taken: set[str]) -> list[str]:
+    """``count`` distinct names, shortest first, none of them ``taken``."""
+    alphabet = "0123456789abcdefghijklmnopqrstuvwxyz"
+    names: list[str] = []
+    length = 0
+    while len(names) < count:
+        length += 1
+        for number in range(len(alphabet) ** length):
+            name = "".join(
+                alphabet[number // len(alphabet) ** i % len(alphabet)] for i in range(length)
+            )
+            if name not in taken:
+                names.append(name)
+                if len(names) == count:
+                    break
+    return names

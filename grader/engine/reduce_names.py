@@ -11,7 +11,7 @@ from typing import Any
 from grader.engine.drafts import Draft, DraftBuilder, Rename
 from grader.engine.oracle import TOOL_TYPES
 from grader.engine.programs import Append, Block, Program, Segment
-from grader.engine.reduce_data import shorter_texts
+from grader.engine.reduce_data import short_names, shorter_texts
 
 
 def shorter_ids(program: Program) -> Iterator[DraftBuilder]:
@@ -41,8 +41,6 @@ def _compacted_call_ids(program: Program) -> Rename | None:
     """A renaming of every single append's call id to the shortest ids its session has not
     taken (``"0"``, ``"1"``, ...), or None when that shortens nothing: a case of sixty calls
     gets short ids in one step, not one id a round."""
-    from grader.engine.reduce_programs import short_names
-
     taken: dict[str, set[str]] = {}
     for append in program.appends():
         if append.event_type in TOOL_TYPES:

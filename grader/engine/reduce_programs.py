@@ -13,7 +13,14 @@ from typing import Any
 from grader.engine.drafts import Draft, DraftBuilder
 from grader.engine.oracle import REQUIRED_KEYS
 from grader.engine.programs import SPREAD, Append, Block, Program, Segment
-from grader.engine.reduce_data import FEW, cuts, data_builders, shorter_sequences, shorter_texts
+from grader.engine.reduce_data import (
+    FEW,
+    cuts,
+    data_builders,
+    short_names,
+    shorter_sequences,
+    shorter_texts,
+)
 from grader.engine.reduce_names import shorter_ids
 
 #: Block patterns whose appends carry call ids made from the block's label.
@@ -195,24 +202,6 @@ def _keys_compacted(append: Append, extras: list[str]) -> Append | None:
     renamed = dict(zip(extras, names, strict=True))
     payload = {renamed.get(k, k): v for k, v in append.payload.items()}
     return replace(append, payload=payload)
-
-
-def short_names(count: int, taken: set[str]) -> list[str]:
-    """``count`` distinct names, shortest first, none of them ``taken``."""
-    alphabet = "0123456789abcdefghijklmnopqrstuvwxyz"
-    names: list[str] = []
-    length = 0
-    while len(names) < count:
-        length += 1
-        for number in range(len(alphabet) ** length):
-            name = "".join(
-                alphabet[number // len(alphabet) ** i % len(alphabet)] for i in range(length)
-            )
-            if name not in taken:
-                names.append(name)
-                if len(names) == count:
-                    break
-    return names
 
 
 def _with_value(append: Append, key: str, build: Callable[[], Any]) -> Callable[[], Append | None]:

@@ -8,7 +8,8 @@ so not run here). This test asks the other question: does the grader see what th
 proves? A wrong file with full marks is a gap in the examples; the fix goes into the examples,
 never into the red set.
 
-Grading ~190 files costs several minutes of CPU: the tests are marked slow.
+Grading ~190 files costs several minutes of CPU: the tests are marked slow, and the first to
+ask for the grades waits for all of them (an hour at most, on a machine busy with other work).
 """
 
 from __future__ import annotations
@@ -73,6 +74,7 @@ def test_what_the_contract_put_outside_itself_is_a_file_of_the_sets() -> None:
 
 
 @pytest.mark.slow
+@pytest.mark.timeout(3600)
 @pytest.mark.parametrize("path", [_expected(path) for path in WRONG_IN_CONTRACT], ids=name_of)
 def test_a_wrong_file_loses_points(path: Path, graded: dict[str, Report]) -> None:
     report = graded[name_of(path)]
@@ -80,6 +82,7 @@ def test_a_wrong_file_loses_points(path: Path, graded: dict[str, Report]) -> Non
 
 
 @pytest.mark.slow
+@pytest.mark.timeout(3600)
 @pytest.mark.parametrize("path", FULL_MARKS, ids=name_of)
 def test_a_correct_file_gets_full_marks(path: Path, graded: dict[str, Report]) -> None:
     report = graded[name_of(path)]

@@ -25,6 +25,7 @@ TASK = Task(
         "append.caller_payload_copied",
         "append.payload_read_only",
         "append.events_are_facts",
+        "append.accepts_valid",
     ),
     strict=True,
 )

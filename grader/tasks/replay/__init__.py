@@ -17,5 +17,6 @@ TASK = Task(
         "append.old_log_unchanged",
         "append.branches",
         "replay.fresh",
+        "append.refusal_leaves_no_trace",
     ),
 )
