@@ -139,7 +139,9 @@ CAMEL_DIFFERENCE = 'they first differ at [1]["tool_call_id"]: nothing came back 
 def test_the_command_line_shows_where_a_wrong_replay_first_differs(
     camel_case_replay: Path,
 ) -> None:
-    finished = run_grader("--target", str(camel_case_replay), "--task", "replay")
+    finished = run_grader(
+        "--target", str(camel_case_replay), "--task", "replay", "--isolation", "none"
+    )
     assert finished.returncode == 1, finished.stderr
     assert CAMEL_DIFFERENCE in finished.stdout, finished.stdout
 
