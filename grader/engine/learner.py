@@ -307,15 +307,6 @@ def _load_failure(stopped: KernelStopped, seconds: float) -> LoadFailure:
     return LoadFailure(Said("load.died", {"code": stopped.code}), Verdict.CRASHED)
 
 
-#: The standard library's native modules the sandbox takes away (see
-#: :data:`grader.kernel.refusals.MISSING_MODULES`), by the name a learner imports.
-NOT_IN_SANDBOX = {
-    "_sqlite3": "sqlite3",
-    "_tracemalloc": "tracemalloc",
-    "faulthandler": "faulthandler",
-}
-
-
 def _load_error(details: dict[str, Any]) -> LoadFailure:
     """The learner's sentence for a load error, and the verdict it amounts to."""
     kind = details.get("kind")
@@ -332,8 +323,9 @@ def _load_error(details: dict[str, Any]) -> LoadFailure:
         names = ", ".join(str(name) for name in details.get("names", []))
         return LoadFailure(Said("load.missing", {"names": names}), Verdict.IMPORT_ERROR)
     module = str(details.get("module") or "")
-    if module.split(".")[0] in NOT_IN_SANDBOX:
-        said = Said("load.not_in_sandbox", {"module": NOT_IN_SANDBOX[module.split(".")[0]]})
+    absent = details.get("not_in_sandbox")  # a module the guard takes away, as imported
+    if type(absent) is str:
+        said = Said("load.not_in_sandbox", {"module": absent[:200]})
         return LoadFailure(said, Verdict.IMPORT_ERROR)
     if module and module.split(".")[0] not in sys.stdlib_module_names:
         return LoadFailure(Said("load.not_stdlib", {"module": module[:200]}), Verdict.IMPORT_ERROR)

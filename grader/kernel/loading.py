@@ -14,6 +14,7 @@ if TYPE_CHECKING:
     from grader.kernel.capture import _ITIMER_PROF, _ROOTS, _setitimer, _sys_modules
     from grader.kernel.guard import FAULTS, REPORTS
     from grader.kernel.plans import FUNCTIONS
+    from grader.kernel.refusals import MISSING_MODULES
 
 import _thread
 import gc as _gc
@@ -108,5 +109,12 @@ def _raised(error: BaseException) -> dict[str, Any]:
 
 
 def _module_of(error: BaseException) -> dict[str, str]:
+    """The module an import did not find; for one the guard takes away
+    (:data:`MISSING_MODULES`), also the name a learner imports it by (``_sqlite3`` is
+    ``sqlite3``), so that the report says the sandbox lacks it."""
     name = getattr(error, "name", None) if isinstance(error, ModuleNotFoundError) else None
-    return {"module": name} if type(name) is str else {}
+    if type(name) is not str:
+        return {}
+    if name in MISSING_MODULES:
+        return {"module": name, "not_in_sandbox": name.lstrip("_")}
+    return {"module": name}

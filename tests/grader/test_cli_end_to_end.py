@@ -16,6 +16,7 @@ import pytest
 from tests.grader.conftest import run_grader
 from tests.implementations.corpus import CORRECT_DIR, mutant_source, write_mutant
 from tests.implementations.mutants import MUTANTS
+from tests.redteam.hostile import STUBS
 
 pytestmark = pytest.mark.sandbox
 
@@ -147,15 +148,3 @@ def test_an_import_that_raises_names_its_exception_and_line(
     finished = run_grader("--target", str(path), "--isolation", "none")
     assert finished.returncode == 2
     assert "Importing it raised LookupError: no such table (raises.py:" in finished.stdout
-
-
-STUBS = "".join(
-    f"def {name}(*args):\n    raise NotImplementedError\n"
-    for name in (
-        "create_event_log",
-        "append_event",
-        "get_events_for_session",
-        "list_sessions",
-        "replay_session",
-    )
-)
