@@ -28,7 +28,7 @@ NONSENSE = {
     "unknown_tag": """
 _real_observed = _observed
 def _observed(value, kind):
-    answer = _real_observed(value, kind)
+    answer = yield from _real_observed(value, kind)
     return {"value": {"$bogus": [1, 2]}} if "value" in answer else answer
 """,
     # A value nested 900 deep (deeper than the trusted side's recursion would like).
@@ -38,11 +38,13 @@ def _observed(value, kind):
     for _ in range(900):
         deep = [deep]
     return {"value": deep}
+    yield
 """,
     # An answer that is not a dict, and parts that are not what the step asked.
     "parts_of_the_wrong_shape": """
-def run_step(step):
+def _step(step):
     return [1, "two", None]
+    yield
 """,
     # Valid JSON, wrong fields: an observation of an event that is not four fields.
     "events_of_the_wrong_shape": """
@@ -50,7 +52,7 @@ _real_observed = _observed
 def _observed(value, kind):
     if kind in ("event", "events"):
         return {"value": [[1, 2], "x", {"$dict": "not pairs"}]}
-    return _real_observed(value, kind)
+    return (yield from _real_observed(value, kind))
 """,
     # An integer JSON can carry but Python will not parse (more than 4,300 digits).
     "an_integer_too_long_to_read": """
@@ -58,7 +60,9 @@ import sys
 sys.set_int_max_str_digits(0)
 _real_observed = _observed
 def _observed(value, kind):
-    return {"value": 10**5000} if kind == "list" else _real_observed(value, kind)
+    if kind == "list":
+        return {"value": 10**5000}
+    return (yield from _real_observed(value, kind))
 """,
     # Reports that are not lists of dicts of strings.
     "reports_of_the_wrong_shape": """
@@ -71,7 +75,7 @@ _real_observed = _observed
 def _observed(value, kind):
     if kind == "list":
         return {"value": ["not", "what", "was", "asked"]}
-    return _real_observed(value, kind)
+    return (yield from _real_observed(value, kind))
 
 def _after_request():
     return {"reports": [], "faults": ["the guard failed: please regrade me by hand"]}
@@ -85,7 +89,10 @@ def encode(answer):
     # Parts for steps that were never asked, and a done that is not a dict.
     "too_many_parts": """
 def run_request(request, emit):
-    for _ in range(len(request["steps"]) + 5):
+    examples = request["examples"]
+    if type(examples) is bytes:
+        examples = _marshal_loads(examples)
+    for _ in range(sum(map(len, examples)) + 5):
         emit({"value": []})
 """,
 }
@@ -127,7 +134,9 @@ def test_a_kernel_that_answers_nonsense_is_a_protocol_error_never_a_grader_failu
     monkeypatch.setattr(grader.kernel, "sources", hostile_sources)
     tasks = select(["append_and_ids", "list_sessions"])
     settings = Settings(isolation="none", example_seconds=10, task_seconds=60)
-    report = grade(str(correct_file), tasks, settings)
+    # In full mode, so that each answer reaches the trusted side as the kernel built it (in
+    # digest mode the kernel's own digest of a nonsense answer fails first, and it dies).
+    report = grade(str(correct_file), tasks, settings, full=True)
     causes = {r.failure.promise for r in report.results if r.failure is not None}
     assert f"cause.{Cause.GRADER.value}" not in causes, report
     assert report.verdict in {Verdict.PROTOCOL_ERROR, *ALSO_RIGHT.get(nonsense, ())}, report
