@@ -50,11 +50,11 @@ NOT_PROSE = re.compile(
 #: A line of code in the output (a case the grader shows, a usage line, a SQL trace).
 CODE_LINE = re.compile(
     r"[=(){}\[\]]|^\s*(?:for|if|with|def|return|import|from)\b"
-    r"|\b(?:SELECT|INSERT|CREATE|UPDATE|DELETE|PRAGMA|EXPLAIN|SEARCH|SCAN)\b"
+    r"|\b(?:SELECT|INSERT|CREATE|UPDATE|DELETE|PRAGMA|EXPLAIN|SEARCH|SCAN|ORDER BY|LIMIT|RETURNING)\b"
 )
 #: SQL, or SQLite's plan of a query, up to the next Chinese word: quoted code.
 SQL = re.compile(
-    r"\b(?:SEARCH|SCAN|SELECT|INSERT|UPDATE|DELETE|CREATE|PRAGMA|EXPLAIN|FROM|WHERE|AND)\b"
+    r"\b(?:SEARCH|SCAN|SELECT|INSERT|UPDATE|DELETE|CREATE|PRAGMA|EXPLAIN|FROM|WHERE|AND|ORDER BY)\b"
     r"[^\u3400-\u9fff]*"
 )
 WAIT = 120.0  # a hang guard for a process to say something, not a speed requirement
@@ -73,6 +73,8 @@ def test_the_english_check_sees_prose_and_leaves_code_and_commands_alone() -> No
     assert english_in("运行 python -m grader lang zh --leave-exercises 即可") == []
     assert english_in("  SCAN events USING INDEX idx_events_session") == []
     assert english_in("整个会话 SEARCH events USING INDEX idx (session_id=?)") == []
+    # A statement a trace prints across lines: its last line is still SQL.
+    assert english_in("  SELECT event_id FROM events WHERE session_id = ?\n  ORDER BY event_id") == []
 
 
 def the_readme_set_up() -> list[str]:
@@ -199,10 +201,17 @@ def test_a_comment_in_a_shown_case_is_chinese(clone: Clone) -> None:
 
 COMMANDS = [
     "python -m grader", "python -m grader lang", "python -m grader batch",
-    "python -m grader gradescope", "python -m grader site", "python -m grader release",
+    "python -m grader gradescope", "python -m grader site",
     "python -m sqlite_demo", "python -m sqlite_demo demo", "python -m sqlite_demo sdk",
     "python -m sqlite_demo serve", "python -m sqlite_demo backup",
 ]  # fmt: skip
+
+
+def test_release_in_a_learners_copy_says_in_chinese_where_it_lives(clone: Clone) -> None:
+    done = clone.run("python -m grader release --help", timeout=120)
+    assert done.returncode == 2
+    assert "python -m maintainer release" in done.stderr and CJK.search(done.stderr)
+    assert english_in(done.stderr) == []
 
 
 @pytest.mark.parametrize("command", COMMANDS)
