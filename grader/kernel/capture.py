@@ -45,7 +45,6 @@ _attrgetter = _operator.attrgetter
 _getitem = _operator.getitem
 _setitem = _operator.setitem
 _delitem = _operator.delitem
-_methodcaller = _operator.methodcaller
 #: What an object refers to, read by the collector's own traversal: it calls no Python code,
 #: so it shows what a ``MappingProxyType`` wraps without asking the mapping anything.
 _referents = _gc.get_referents

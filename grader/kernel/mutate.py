@@ -11,9 +11,13 @@ A *path* leads from a kept value to a part of it, one step at a time: ``["i", ke
 
 The changes are planned from the value's *shape*, read the way every value is read (by calls
 through the trampoline, :mod:`.reach`), and each is made by calls too: the step to the part it
-changes, then the change itself (``operator.setitem``, a method called by
-``operator.methodcaller``, ``setattr``). So a learner's ``__setitem__`` or property runs with
-the same frames above it as any other call of the learner's code.
+changes, then the change itself (``operator.setitem``, ``setattr``, or a method: looked up by
+``getattr``, then called). So a learner's ``__setitem__`` or property runs with the same frames
+above it as any other call of the learner's code.
+
+(Not ``operator.methodcaller``: Pyodide's Python 3.14 dies, "function signature mismatch", when
+its garbage collector frees one left in a reference cycle, as a failed change leaves it: the
+error's traceback holds the frame that holds the caller.)
 """
 
 from __future__ import annotations
@@ -25,7 +29,6 @@ if TYPE_CHECKING:
         _attrgetter,
         _delitem,
         _list_append,
-        _methodcaller,
         _setitem,
     )
     from grader.kernel.observe import _Counter, observe
@@ -50,14 +53,16 @@ FOLLOWED_ITEMS = 3
 Shape = tuple[Any, ...]
 
 
-def _operation(name: str, argument: Any) -> tuple[Any, tuple[Any, ...]]:
-    """The C function that makes change ``name``, and what it gets after the target."""
+def _operation(name: str, argument: Any) -> tuple[Any, str | None, tuple[Any, ...]]:
+    """How change ``name`` is made: ``(function, None, rest)`` for a C function called with
+    the target and ``rest``; ``(None, method, rest)`` for the target's method called with
+    ``rest``."""
     if name == "setitem":
-        return _setitem, (argument, CHANGED)
+        return _setitem, None, (argument, CHANGED)
     if name == "delitem":
-        return _delitem, (argument,)
+        return _delitem, None, (argument,)
     if name == "setattr":
-        return setattr, (argument, _new_field(argument))
+        return setattr, None, (argument, _new_field(argument))
     calls: dict[str, tuple[Any, ...]] = {
         "reverse": ("reverse",), "append": ("append", CHANGED), "extend": ("extend", [CHANGED]),
         "insert": ("insert", 0, CHANGED), "pop": ("pop",), "clear": ("clear",),
@@ -66,7 +71,7 @@ def _operation(name: str, argument: Any) -> tuple[Any, tuple[Any, ...]]:
         "popitem": ("popitem",),
     }  # fmt: skip
     method, *method_args = calls[name]
-    return _methodcaller(method, *method_args), ()
+    return None, method, tuple(method_args)
 
 
 def _new_field(name: str) -> Any:
@@ -111,10 +116,14 @@ def make_change(root: Any, path: list[Any], change: tuple[list[Any], str, Any]) 
     exactly as a line of the transcript would; the change as plain data, or None when the
     learner's value refused it (a read-only value may refuse every one)."""
     inner, operation, argument = change
-    function, rest = _operation(operation, argument)
+    function, method, rest = _operation(operation, argument)
     try:
         target = yield from reach_follow(root, [*path, *inner])
-        yield from reach_call(function, target, *rest)
+        if method is not None:
+            bound = yield from reach_call(getattr, target, method)
+            yield from reach_call(bound, *rest)
+        else:
+            yield from reach_call(function, target, *rest)
     except Raised:
         return None
     return [_plain(inner), operation, _plain(argument)]
