@@ -72,14 +72,13 @@ def test_every_in_place_change_the_kernel_makes_leaves_nothing_pyodide_cannot_co
     harness.write_text(HARNESS)
     program = tmp_path / "changes.py"
     sources = json.dumps(kernel.sources(kernel.WORKER_FILES))
-    program.write_text(
-        f"SOURCES = {sources!r}\nOPERATIONS = {json.dumps(OPERATIONS)!r}\n{CHANGES}"
-    )
+    program.write_text(f"SOURCES = {sources!r}\nOPERATIONS = {json.dumps(OPERATIONS)!r}\n{CHANGES}")
     done = subprocess.run(
         [node, str(harness), f"{site / 'pyodide'}/", str(program)],
         capture_output=True, text=True, timeout=300,
     )  # fmt: skip
     printed = done.stdout.strip().splitlines()
-    assert printed and printed[-1].startswith("collected"), done.stdout[-2000:] + done.stderr[-2000:]
+    said = done.stdout[-2000:] + done.stderr[-2000:]
+    assert printed and printed[-1].startswith("collected"), said
     # Every change was refused by the frozen payload (None): none of them got through.
     assert json.loads(printed[-1].split(" ", 1)[1]) == [None] * len(OPERATIONS)
