@@ -77,11 +77,12 @@ def whole_corpus() -> list[tuple[str, str | None, Files]]:
 
 
 def cli_grade(files: Files, task: str | None) -> Report:
-    """``python -m grader --target FOLDER [--task TASK]`` on the files, as a report."""
+    """``python -m grader --target FOLDER [--task TASK]`` on the files, as a report (graded
+    without a sandbox: the verdicts are the same, and the sandbox has its own tier)."""
     with tempfile.TemporaryDirectory() as folder:
         for name, source in files.items():
             (Path(folder) / name).write_text(source, encoding="utf-8")
-        return grade(folder, select([task] if task else None), Settings())
+        return grade(folder, select([task] if task else None), Settings(isolation="none"))
 
 
 def per_task(results: dict[str, Any]) -> dict[str, tuple[int, str | None]]:
