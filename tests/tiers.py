@@ -58,6 +58,8 @@ FIXTURE_MARKERS: Final = {
     "page": "browser",
     # tests/redteam/conftest.py (the corpus is graded in process: no marker)
     "autograder": "sandbox",
+    # tests/grader/conftest.py: the whole mutant corpus graded, a minute of CPU
+    "graded_mutants": "slow",
 }
 #: Folders whose every test needs a marker: the red team attacks the sandbox.
 FOLDER_MARKERS: Final = {"redteam": "sandbox"}

@@ -80,6 +80,7 @@ def appends_of(value: Any) -> int:
 
 
 # --- every candidate is a valid example, and smaller ------------------------------------------
+@pytest.mark.slow  # every reduction of every boundary example built and measured: over a minute
 @pytest.mark.parametrize(("name", "value"), EXPLICIT, ids=[name for name, _ in EXPLICIT])
 def test_every_reduction_of_a_boundary_example_is_valid_and_smaller(name: str, value: Any) -> None:
     size, checked = measure(value), 0

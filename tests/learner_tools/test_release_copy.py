@@ -205,6 +205,7 @@ def test_the_copys_pyproject_keeps_in_step_with_the_kits(working_copy: Path) -> 
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
+@pytest.mark.slow  # mypy and ruff on a fresh copy: a minute of CPU per language
 def test_ruff_and_mypy_pass_in_the_copy_with_its_own_settings(
     tmp_path_factory: pytest.TempPathFactory, language: str
 ) -> None:
