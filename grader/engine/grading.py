@@ -74,8 +74,10 @@ def _grade_tasks(
             return failure
         # It loaded once and not again (it depends on what its own earlier run left behind):
         # the tasks still to grade are errors, the ones graded keep their verdicts.
-        reloaded = Failure(f"cause.{Cause.RELOAD.value}", Status.ERROR, outcome=(failure.said,))
-        results += [TaskResult(task.id, task.number, task.points, Status.ERROR, reloaded)
+        # (Or the time this submission is given ran out: those tasks timed out.)
+        status = Status.TIMED_OUT if failure.said.message == "load.no_time_left" else Status.ERROR
+        reloaded = Failure(f"cause.{Cause.RELOAD.value}", status, outcome=(failure.said,))
+        results += [TaskResult(task.id, task.number, task.points, status, reloaded)
                     for task in tasks[len(results):]]  # fmt: skip
     finally:
         learner.close()
@@ -98,6 +100,8 @@ def grade_task(task: Task, learner: Learner, full: bool = False) -> TaskResult:
             else:
                 prop = task.property_named(name)
                 failure = run_property(prop, examples_of(task, prop), learner, task.strict)
+        except LoadFailure:
+            raise  # a fresh kernel that did not load: _grade_tasks says so for every task left
         except Exception as error:  # a bug in the grader: say so instead of crashing
             said = Said(
                 "outcome.grader_bug", {"kind": type(error).__name__, "message": str(error)[:300]}

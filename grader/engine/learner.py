@@ -156,6 +156,8 @@ class Learner:
         self._task_deadline = float("inf")
         self._submission_cpu_left = float("inf") if clock.submission is None else clock.submission
         self.call_seconds = clock.example
+        #: The time the last kernel was given for its task (its import included).
+        self._share = float("inf")
         self.reports: list[dict[str, str]] = []
         self.faults: list[str] = []
         self.cpu_used = 0.0
@@ -188,6 +190,10 @@ class Learner:
             except KernelStopped as stopped:
                 if stopped.kind is StopKind.BUSY and attempt == 0:
                     continue
+                if stopped.kind in _OUT_OF_TIME and self._share < self._scaled(self.clock.load):
+                    # Less time was left than an import may take: the submission's grading
+                    # time is what ran out, not the import's.
+                    raise LoadFailure(Said("load.no_time_left"), Verdict.TIMED_OUT) from None
                 raise _load_failure(stopped, self.clock.load) from None
 
     def _load_once(self) -> None:
@@ -195,7 +201,8 @@ class Learner:
             self._spend(self._kernel.stop())
         self._kernel = self.transport.kernel()
         share = min(self._task_cpu_left, self._submission_cpu_left)
-        limits = TaskLimits(self._scaled(share), self._scaled(self.clock.load))
+        self._share = self._scaled(share)
+        limits = TaskLimits(self._share, self._scaled(self.clock.load))
         first = self._kernel.start(limits, self._deadline())
         self._note(first.get("ready") or first)
         if "load_error" in first:
@@ -297,8 +304,12 @@ class Learner:
                 self.faults.append(str(fault)[:300])
 
 
+#: How a kernel stops when its time is up.
+_OUT_OF_TIME = (StopKind.TIMED_OUT, StopKind.OVERRUN, StopKind.BLOCKED)
+
+
 def _load_failure(stopped: KernelStopped, seconds: float) -> LoadFailure:
-    if stopped.kind in (StopKind.TIMED_OUT, StopKind.OVERRUN, StopKind.BLOCKED):
+    if stopped.kind in _OUT_OF_TIME:
         return LoadFailure(Said("load.timed_out", {"seconds": seconds}), Verdict.TIMED_OUT)
     if stopped.kind is StopKind.BUSY:
         return LoadFailure(Said("load.machine_busy"), Verdict.MACHINE_BUSY)

@@ -115,6 +115,10 @@ EN = {
         "the standard library only (and its own modules)."
     ),
     "load.timed_out": "Importing it did not finish within {seconds:g} seconds.",
+    "load.no_time_left": (
+        "No time was left to import it again: the time this submission is given is used up (by "
+        "this task or the ones before it). Grade this task on its own (--task) to see its result."
+    ),
     "load.died": "The process stopped while importing it (exit code {code}).",
     "load.broke": "While it was imported, its process wrote into the grader's channel.",
     "load.tampered": "While it was imported, it tried to reach the grader or the system.",
@@ -441,6 +445,11 @@ ZH: dict[str, tuple[str, str]] = {
     "load.memory": ("dc0aeffd", "导入时内存耗尽。"),
     "load.not_stdlib": ("1c89f7ec", "它导入了 {module}，这不是标准库里的模块。作业只能用标准库（以及作业自己的模块）。"),
     "load.timed_out": ("889208cd", "导入没有在 {seconds:g} 秒内完成。"),
+    "load.no_time_left": (
+        "3ee8d334",
+        "已经没有时间再导入一次了：这份作业的判题时间用完了（用在这个任务或前面的任务上）。"
+        "单独判这个任务（--task）可以看到它的结果。",
+    ),
     "load.died": ("3cfea145", "导入时进程退出了（退出码 {code}）。"),
     "load.broke": ("f054a72f", "导入过程中，它的进程往判题器的通道里写了东西。"),
     "load.tampered": ("89ae0eb4", "导入过程中，它试图接触判题器或系统。"),

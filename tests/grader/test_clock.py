@@ -5,6 +5,7 @@ learner's fault."""
 
 from __future__ import annotations
 
+import json
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -182,3 +183,27 @@ def test_a_request_that_stalled_on_a_busy_machine_is_asked_again_of_a_fresh_kern
     learner.begin_task()
     parts, stop = learner.run([[("create", "log0")]])
     assert stop is None and parts == [{"value": None}] and transport.kernels == 2
+
+
+def test_a_submission_whose_time_ran_out_is_timed_out_and_told_why_never_a_grader_failure(
+    tmp_path: Path,
+) -> None:
+    """Tasks left when a submission's grading time is used up are timed out, saying so: a
+    fresh kernel that cannot import in the few seconds left is not the import's fault, and
+    not the grader's ("The grader itself failed (LoadFailure: load.timed_out)" it said)."""
+    from grader.i18n import text
+
+    folder, out = tmp_path / "class", tmp_path / "out"
+    folder.mkdir()
+    (folder / "spins.py").write_text(_with("list_sessions", "while True: pass"))
+    finished = run_grader("batch", str(folder), "--out", str(out), "--isolation", "none",
+                          "--submission-time-limit", "4")  # fmt: skip
+    assert finished.returncode == 0, finished.stdout + finished.stderr
+    row = (out / "gradebook.csv").read_text().splitlines()[1].split(",")
+    assert row[1:4] == ["40", "100", "timed_out"], row  # tasks 1 and 2 passed, then time ran out
+    messages = [
+        test["message"] for test in json.loads((out / "results/spins.json").read_text())["tests"]
+    ]
+    left = text("load.no_time_left", language="en")
+    assert [left in message for message in messages[-3:]] == [True] * 3
+    assert not any(text("cause.grader", language="en") in message for message in messages)
