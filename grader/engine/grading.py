@@ -74,14 +74,20 @@ def _grade_tasks(
             return failure
         # It loaded once and not again (it depends on what its own earlier run left behind):
         # the tasks still to grade are errors, the ones graded keep their verdicts.
-        # (Or the time this submission is given ran out: those tasks timed out.)
-        status = Status.TIMED_OUT if failure.said.message == "load.no_time_left" else Status.ERROR
-        reloaded = Failure(f"cause.{Cause.RELOAD.value}", status, outcome=(failure.said,))
-        results += [TaskResult(task.id, task.number, task.points, status, reloaded)
+        reloaded = _not_reloaded(failure)
+        results += [TaskResult(task.id, task.number, task.points, reloaded.status, reloaded)
                     for task in tasks[len(results):]]  # fmt: skip
     finally:
         learner.close()
     return results, learner.reports, learner.faults, learner.measures_cpu
+
+
+def _not_reloaded(failure: LoadFailure) -> Failure:
+    """A task's failure when a fresh kernel did not load the code again: an error, or, when
+    the time this submission is given ran out, a timeout."""
+    out_of_time = failure.said.message == "load.no_time_left"
+    status = Status.TIMED_OUT if out_of_time else Status.ERROR
+    return Failure(f"cause.{Cause.RELOAD.value}", status, outcome=(failure.said,))
 
 
 def grade_task(task: Task, learner: Learner, full: bool = False) -> TaskResult:
@@ -100,8 +106,10 @@ def grade_task(task: Task, learner: Learner, full: bool = False) -> TaskResult:
             else:
                 prop = task.property_named(name)
                 failure = run_property(prop, examples_of(task, prop), learner, task.strict)
-        except LoadFailure:
-            raise  # a fresh kernel that did not load: _grade_tasks says so for every task left
+        except LoadFailure as failed:
+            # A fresh kernel that did not load again (its code depends on what an earlier run
+            # left, or no time was left): this task's failure, never the grader's.
+            failure = _not_reloaded(failed)
         except Exception as error:  # a bug in the grader: say so instead of crashing
             said = Said(
                 "outcome.grader_bug", {"kind": type(error).__name__, "message": str(error)[:300]}

@@ -16,6 +16,7 @@ import _operator
 import _pickle
 import collections as _collections
 import gc as _gc
+import itertools as _itertools
 import marshal as _marshal
 import sys as _sys
 import types as _types
@@ -55,6 +56,8 @@ _gc_enable = _gc.enable
 #: :func:`.reach.placeholder`): the guard lets that one event through without its checks.
 _TRUSTED_READ: list[bool] = [False]
 _map = map
+_zip = zip
+_islice = _itertools.islice
 _partial = _functools.partial
 _list = list
 

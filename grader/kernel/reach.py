@@ -30,6 +30,7 @@ if TYPE_CHECKING:
         _gc_isenabled,
         _getitem,
         _int_exact,
+        _islice,
         _list,
         _list_append,
         _map,
@@ -38,6 +39,7 @@ if TYPE_CHECKING:
         _referents,
         _str_exact,
         _token_nonce,
+        _zip,
     )
 
 #: A generator that yields calls and returns plain data.
@@ -169,17 +171,29 @@ def reach_items(value: Any) -> Reach:
 
 
 def reach_mapping(value: Any) -> Reach:
-    """A mapping's items as a dict of its own (read through its ``keys`` and ``[]``, as the
-    contract reads a payload), in one call."""
+    """A mapping's items as a dict of its own, read through its ``keys`` and ``[]`` as the
+    contract reads a payload: at most :data:`MAX_RESOLVED` keys, so that a ``keys()`` that
+    never ends is too large to read at once, the same every time (read whole, it grew until
+    the memory limit or the CPU limit stopped it, whichever came first on that machine).
+
+    Raises:
+        TooLarge: it has more keys than that.
+    """
     if type(value) is dict:
         return value
-    if type(value) is _MappingProxy:
-        return (yield from reach_call(dict, value))
-    try:
-        view = _MappingProxy(value)
-    except TypeError:
-        raise Unreadable("mapping", value) from None
-    return (yield from reach_call(dict, view))
+    view = value
+    if type(value) is not _MappingProxy:
+        try:
+            view = _MappingProxy(value)
+        except TypeError:
+            raise Unreadable("mapping", value) from None
+    keys = yield from reach_call(_MappingProxy.keys, view)
+    first = yield from reach_call(_islice, keys, MAX_RESOLVED + 1)
+    listed = yield from reach_call(_list, first)
+    if len(listed) > MAX_RESOLVED:
+        raise TooLarge()
+    values = _map(_partial(_getitem, view), listed)  # made lazily: read inside dict() below
+    return (yield from reach_call(dict, _zip(listed, values)))
 
 
 def reach_plain(value: Any, budget: list[int] | None = None, depth: int = 0) -> Reach:

@@ -3,7 +3,9 @@ in place, and how requests are run (the sandboxed child runs the very same code)
 
 from __future__ import annotations
 
+import itertools
 import json
+from collections.abc import Iterator, Mapping
 from types import MappingProxyType
 from typing import Any
 
@@ -203,3 +205,42 @@ def test_a_read_only_value_survives_every_change(space: dict[str, Any]) -> None:
         ("mutate", "p", [], ["deep"], [("call", "frozen", [], {}, None, "plain")]),
     )
     assert answers[1] == {"changes": []}
+
+
+class _EndlessKeys(dict):  # type: ignore[type-arg]
+    def keys(self) -> Any:
+        return itertools.count()
+
+    def __getitem__(self, key: Any) -> Any:
+        return key
+
+
+class _Backwards(Mapping[str, int]):
+    """A mapping of the learner's own, its keys in an order of its own."""
+
+    def __getitem__(self, key: str) -> int:
+        return {"b": 1, "a": 2}[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(["b", "a"])
+
+    def __len__(self) -> int:
+        return 2
+
+
+def test_a_mapping_is_read_in_its_keys_order_and_endless_keys_are_too_large(
+    space: dict[str, Any],
+) -> None:
+    """Read whole, a keys() that never ends grew until the memory limit or the CPU limit
+    stopped it, whichever came first on that machine: the status changed with the load."""
+    read = space["_drive"](space["reach_mapping"](_Backwards()))
+    assert list(read.items()) == [("b", 1), ("a", 2)]
+    assert list(
+        space["_drive"](space["reach_mapping"](MappingProxyType(_Backwards()))).items()
+    ) == [
+        ("b", 1),
+        ("a", 2),
+    ]
+    for endless in (_EndlessKeys(), MappingProxyType(_EndlessKeys())):
+        with pytest.raises(space["TooLarge"]):
+            space["_drive"](space["reach_mapping"](endless))

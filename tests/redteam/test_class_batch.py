@@ -50,7 +50,9 @@ ATTACKS: dict[str, tuple[str, int]] = {
 }
 #: Attacks on their own buggy code: the id of the same bug alone, and the attack's status.
 SELF_ATTACKS: dict[str, tuple[str, str]] = {
-    "lies_with_values": ("control_payload_shared_mutable", "memory_exceeded"),
+    # (A keys() that never ends is too large to read: graded. Read whole, it was stopped by
+    # the memory limit or the CPU limit, whichever came first on the machine of the day.)
+    "lies_with_values": ("control_payload_shared_mutable", "graded"),
     "restores_the_callers_dict": ("control_payload_by_reference", "graded"),
     "caches_every_read_on_events_are_mutable": ("control_events_are_mutable", "graded"),
     "caches_every_read_on_payload_shared_mutable": ("control_payload_shared_mutable", "graded"),
