@@ -87,33 +87,37 @@ def run_request(request: dict[str, Any], emit: Callable[[Any], None]) -> None:
     for number, steps in enumerate(examples):
         PROGRESS[0] = number
         VALUES.clear()
-        digests: list[str] = []
-        for index, step in enumerate(steps):
-            PROGRESS[1] = index
-            PROGRESS[2] = 0
-            answer = _drive(_step(step))
-            if not DIGEST[0]:
-                emit(answer)
-            elif _too_long(answer):
-                # Full mode could not send this answer (past the longest line the zygote
-                # passes on: a broken answer). A digest that matches nothing makes the trusted
-                # side ask this example again in full, and sees the same; the examples left
-                # are not run, as each would cost as much to observe.
-                emit({"d": "".join(digests) + TOO_LONG})
-                break
-            else:
-                _list_append(digests, judged_digest(answer))
-        else:
-            if DIGEST[0]:
-                emit({"d": "".join(digests)})
-            continue
-        break
+        if not _run_example(steps, emit):
+            break
     VALUES.clear()
     set_call_seconds(None)
 
 
-#: The longest observed value a digest is taken of: the longest answer line the zygote passes
-#: on whole (``serve.MAX_PENDING``); past it, an answer in full mode is a broken line.
+def _run_example(steps: list[tuple[Any, ...]], emit: Callable[[Any], None]) -> bool:
+    """Answer one example's steps; False when the request ends here (see :data:`TOO_LONG`)."""
+    digests: list[str] = []
+    for index, step in enumerate(steps):
+        PROGRESS[1] = index
+        PROGRESS[2] = 0
+        answer = _drive(_step(step))
+        if not DIGEST[0]:
+            emit(answer)
+        elif _too_long(answer):
+            # Full mode could not send this answer (past the longest line the zygote passes
+            # on: a broken answer). A digest that matches nothing makes the trusted side ask
+            # this example again in full, and see the same; the examples left are not run, as
+            # each would cost as much to observe.
+            emit({"d": "".join(digests) + TOO_LONG})
+            return False
+        else:
+            _list_append(digests, judged_digest(answer))
+    if DIGEST[0]:
+        emit({"d": "".join(digests)})
+    return True
+
+
+#: The longest observed value a digest is taken of, and the longest answer line the zygote
+#: passes on whole (``serve.MAX_PENDING``): past it, an answer in full mode is a broken line.
 MAX_ANSWER_TEXT = 32 * 1024 * 1024
 #: What a digest holds for an answer past :data:`MAX_ANSWER_TEXT` (no hex digest matches it).
 TOO_LONG = "!too-long"

@@ -45,7 +45,13 @@ if TYPE_CHECKING:
     )
     from grader.kernel.isolated import Capture
     from grader.kernel.loading import _after_request, _load
-    from grader.kernel.plans import OUTPUT, _output, run_request, use_progress
+    from grader.kernel.plans import (
+        MAX_ANSWER_TEXT,
+        OUTPUT,
+        _output,
+        run_request,
+        use_progress,
+    )
     from grader.kernel.reach import placeholder
     from grader.kernel.wire import decode, encode
 
@@ -223,8 +229,9 @@ def _relay(source: int, destination: int) -> None:
         pending = pending[cut:]
 
 
-#: The most a kernel's line may hold before the zygote passes it on unfinished.
-MAX_PENDING = 32 * 1024 * 1024
+#: The most a kernel's line may hold before the zygote passes it on unfinished: the longest
+#: answer a digest is taken of (past it, digest mode sends the example to be asked in full).
+MAX_PENDING = MAX_ANSWER_TEXT
 
 
 def _ended(pid: int) -> dict[str, Any]:
