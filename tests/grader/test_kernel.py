@@ -233,14 +233,9 @@ def test_a_mapping_is_read_in_its_keys_order_and_endless_keys_are_too_large(
 ) -> None:
     """Read whole, a keys() that never ends grew until the memory limit or the CPU limit
     stopped it, whichever came first on that machine: the status changed with the load."""
-    read = space["_drive"](space["reach_mapping"](_Backwards()))
-    assert list(read.items()) == [("b", 1), ("a", 2)]
-    assert list(
-        space["_drive"](space["reach_mapping"](MappingProxyType(_Backwards()))).items()
-    ) == [
-        ("b", 1),
-        ("a", 2),
-    ]
+    for mapping in (_Backwards(), MappingProxyType(_Backwards())):
+        read = space["_drive"](space["reach_mapping"](mapping))
+        assert list(read.items()) == [("b", 1), ("a", 2)]
     for endless in (_EndlessKeys(), MappingProxyType(_EndlessKeys())):
         with pytest.raises(space["TooLarge"]):
             space["_drive"](space["reach_mapping"](endless))
