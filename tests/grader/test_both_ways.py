@@ -16,6 +16,7 @@ import pytest
 
 from grader.engine.outcomes import Report
 from tests.grader.conftest import CORRECT_FILES, grade_all
+from tests.implementations.corpus import write_mutant
 from tests.implementations.mutants import MUTANTS
 
 #: The corpus graded twice, every failure shrunk both times: minutes of CPU time, and far
@@ -59,5 +60,28 @@ def test_every_mutant_gets_the_same_report_by_digest_and_in_full(
         mutant.name
         for mutant, report in zip(MUTANTS, mutants_in_full, strict=True)
         if _shown(report) != _shown(graded_mutants(mutant.name))
+    ]
+    assert differing == []
+
+
+#: The tasks that judge what a read gives against the learner's own appends, as they came: a
+#: digest covers a whole answer, so a bug in what an append stores makes their digests differ
+#: from a correct implementation's, and their judges in full find nothing wrong.
+READING = ("read_and_resume", "list_sessions", "replay")
+
+
+@SLOW_ON_A_BUSY_MACHINE
+def test_a_bug_in_what_an_append_stores_is_judged_alike_both_ways_by_the_tasks_about_reading(
+    tmp_path: Path,
+) -> None:
+    """Once, a content whose line breaks the append changed failed "listing sessions" by
+    digest, as code that answers differently each time, and passed it in full."""
+    storing = [mutant for mutant in MUTANTS if mutant.task == "append_and_ids"]
+    jobs = [(write_mutant(mutant, tmp_path), READING) for mutant in storing]
+    by_digest, in_full = grade_all(jobs), grade_all(jobs, full=True)
+    differing = [
+        mutant.name
+        for mutant, digest, full in zip(storing, by_digest, in_full, strict=True)
+        if _shown(digest) != _shown(full)
     ]
     assert differing == []
