@@ -69,6 +69,10 @@ CAUGHT_ONLY_BY: dict[str, tuple[str, Any]] = {
         "edges",
         append_edges.ARGUMENTS_WITH_SEVERAL_KEYS,
     ),
+    "compact_arguments_stored_with_sorted_keys": (
+        "edges",
+        append_edges.ARGUMENTS_WITH_SEVERAL_KEYS,
+    ),
     "str_subclass_event_types_refused": ("acceptance_table", reject_edges.TEXT_SUBCLASSES),
     "session_ids_compared_with_surrogates_replaced": ("reads", read_edges.SURROGATE_SESSIONS),
     "session_ids_checked_for_messages_only": ("every_type", None),
@@ -102,6 +106,7 @@ MECHANISMS: dict[str, tuple[str, ...]] = {
     "a refused append followed by a replay": ("replay_shows_a_refused_tool_event",),
     "JSON arguments with several keys, which must come back as given": (
         "arguments_with_several_keys_normalised",
+        "compact_arguments_stored_with_sorted_keys",
     ),
     "a str subclass wherever a string goes": ("str_subclass_event_types_refused",),
     "lone surrogates beside the characters an encoder would turn them into": (

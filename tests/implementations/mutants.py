@@ -1571,6 +1571,28 @@ EDGE_MUTANTS: tuple[Mutant, ...] = (
         frozenset({"replay"}),
     ),
     Mutant(
+        "compact_arguments_stored_with_sorted_keys",
+        "c07_tuple_log",
+        "append_and_ids",
+        "Tool arguments already in compact JSON are written back with sorted keys, 'so that "
+        "equal calls compare equal': spacing is kept, the order of the keys is not.",
+        (
+            (
+                C07_ITEMS,
+                "    def normal(key, v):\n"
+                "        import json\n"
+                "        try:\n"
+                "            parsed = json.loads(v) if key == 'arguments' else None\n"
+                "        except (TypeError, ValueError):\n"
+                "            parsed = None\n"
+                "        if isinstance(parsed, dict) and json.dumps(parsed, separators=(',', ':')) == v:\n"
+                "            return json.dumps(parsed, separators=(',', ':'), sort_keys=True)\n"
+                "        return copy.deepcopy(v)\n"
+                "    items = tuple((key, normal(key, value)) for key, value in payload.items())\n",
+            ),
+        ),
+    ),
+    Mutant(
         "str_subclass_event_types_refused",
         "c07_tuple_log",
         "reject_bad_input",

@@ -86,7 +86,6 @@ KNOWN_GAPS: frozenset[str] = frozenset(
         "b/wrong/w33_session_key_crc32.py",
         "b/wrong/w36_answered_history_512.py",
         "b/wrong/w39_read_cache_1024.py",
-        "b/wrong/w50_arguments_sorted_keys.py",
         "b/wrong/w57_seen_sessions_lru_256.py",
         "b/wrong/w58_sessions_joined_text.py",
         "b/wrong/w60_foreign_result_ends_run.py",

@@ -131,6 +131,9 @@ JSON_ARGUMENTS = (
     '{"a":1,"b":2}', '{"b": 1, "a": 2}', '{"a": 1, "a": 2}', '{ "x" : 1 , "y" : [ 1 , 2 ] }',
     '{"z": {"b": 1, "a": 2}, "y": null}', '{"é": "\\u00e9", "k": 1.0, "n": 1e3}',
     '{"q": "x", "r": "y"}\n', '{"t": true, "f": false, "n": 10000000000000000000000}',
+    # Compact and out of order: what json.dumps(..., separators=(",", ":")) gives back as it
+    # came, so that only an order of keys that changed can tell it.
+    '{"b":1,"a":2}', '{"z":{"d":1,"c":2},"y":[2,1]}',
 )  # fmt: skip
 
 
