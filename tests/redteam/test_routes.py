@@ -13,10 +13,10 @@ from pathlib import Path
 
 import pytest
 
-from grader.engine.outcomes import Report, Verdict
+from grader.engine.outcomes import Report, Status, Verdict
 from grader.run import grade
 from grader.settings import Settings
-from grader.tasks import select
+from grader.tasks import TASKS, select
 from tests.redteam.hostile import BASE, REACHED, ROUTES, mutant, with_every_route, with_route
 
 TASK = "append_and_ids"  # where the base's bug shows
@@ -51,3 +51,28 @@ def test_every_route_at_once_is_reported_as_tampering(tmp_path: Path) -> None:
     report, log = graded(with_every_route(mutant(BASE)), tmp_path)
     assert REACHED not in log, log[-3000:]
     assert (report.verdict, report.score) == (Verdict.TAMPERED, 0)
+
+
+#: Appended to a submission: every call of create_event_log says so on stdout.
+CALLS_SAY_SO = """
+
+_create_event_log = create_event_log
+
+
+def create_event_log():
+    print("create_event_log was called")
+    return _create_event_log()
+"""
+
+
+def test_once_the_guard_caught_it_the_tasks_left_are_not_graded(tmp_path: Path) -> None:
+    """Every task of a submission the guard caught scores nothing, so its code is not run
+    for the tasks after the one that caught it (shrinking its failures there, on fresh
+    kernels, once cost a class of 100 tens of seconds for nothing)."""
+    target = tmp_path / "submission.py"
+    target.write_text(with_every_route(mutant(BASE)) + CALLS_SAY_SO)
+    report = grade(str(target), TASKS, SETTINGS, log=tmp_path / "submission.log")
+    assert (report.verdict, report.score) == (Verdict.TAMPERED, 0)
+    assert [result.status for result in report.results] == [Status.TAMPERED] * len(TASKS)
+    ran = ["create_event_log was called" in result.output for result in report.results]
+    assert ran == [True] + [False] * (len(TASKS) - 1)
