@@ -92,8 +92,7 @@ class Trial:
             Skip: the example cannot be judged by this task.
         """
         self.learner.begin_example(self.seconds)
-        plan = Plan(self.strict)
-        self.prop.build(plan, value)
+        plan = self._plan(value)
         answers, stop = self.learner.run([plan.request()])
         if stop is not None and stop.kind is not StopKind.FORGED and len(answers) < stop.step:
             # Answers the stopped kernel had made but not sent: asked again of a fresh one
@@ -112,8 +111,7 @@ class Trial:
     def _stopped_at(self, value: Any, stop: Stop) -> Failure:
         """The failure of an example whose digest run stopped at ``stop``: the steps before
         it asked again in full (a step that failed first is the failure), else the stop."""
-        plan = Plan(self.strict)
-        self.prop.build(plan, value)
+        plan = self._plan(value)
         self.learner.begin_example(self.seconds)
         before, again = self.learner.run([plan.request()[: stop.step]])
         found = judge(plan, before) if again is None else None
@@ -123,6 +121,13 @@ class Trial:
         self._spend(bad, stop)
         return bad
 
+    def _plan(self, value: Any) -> Plan:
+        """The steps of example ``value``, as this property builds them (raises what the
+        property raises: :class:`~grader.engine.answers.Skip`, or an example it cannot build)."""
+        plan = Plan(self.strict)
+        self.prop.build(plan, value)
+        return plan
+
     def _answers_alike(self, value: Any, answer: Any) -> bool:
         """Whether the code answers ``value`` by the same digests again: then its answers in
         full, which passed, are the ones that differed, and they differ from a correct
@@ -130,8 +135,7 @@ class Trial:
         while a task about reading takes the learner's own appends as they came (a content
         whose line breaks the append changed is the business of the tasks about appending,
         not of one about listing sessions)."""
-        plan = Plan(self.strict)
-        self.prop.build(plan, value)
+        plan = self._plan(value)
         self.learner.begin_example(self.seconds)
         again, stop = self.learner.run([plan.request()], digest=True)
         return stop is None and again == [answer]
@@ -139,8 +143,7 @@ class Trial:
     def _flaky(self, value: Any, expected: str, answer: Any) -> Failure:
         """Digests that differed, then full answers that passed: the code does not answer
         the same calls the same way twice. The first step that differed is the failure."""
-        plan = Plan(self.strict)
-        self.prop.build(plan, value)
+        plan = self._plan(value)
         got = str(answer.get("d", "")) if isinstance(answer, dict) else ""
         step = next(
             (i for i in range(len(plan.steps))
@@ -164,7 +167,7 @@ class Trial:
         """A candidate run while shrinking: its failure, or None (it passes, or is no example
         this task can judge or this property can build)."""
         try:
-            self.prop.build(Plan(self.strict), value)
+            self._plan(value)
         except Exception:  # Skip, or a reduction this property has no example for
             return None
         try:
