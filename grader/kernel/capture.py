@@ -81,6 +81,7 @@ _str_join = str.join
 _str_isascii = str.isascii
 _str_encode = str.encode
 _UnicodeEncodeError = UnicodeEncodeError
+_BlockingIOError = BlockingIOError
 _bytes_hex = bytes.hex
 _list_append = list.append
 _dict_items = dict.items
@@ -93,13 +94,14 @@ if _posix is not None:
     _token_nonce = _posix.urandom(8).hex()
     _read = _posix.read
     _write = _posix.write
+    _set_blocking = _posix.set_blocking
     _close = _posix.close
     _getpid = _posix.getpid
     _exit = _posix._exit
     _kill = _posix.kill
     _fstat = _posix.fstat
 else:  # pragma: no cover - browsers only
-    _read = _write = _close = _getpid = _exit = _kill = _fstat = None
+    _read = _write = _set_blocking = _close = _getpid = _exit = _kill = _fstat = None
     _token_nonce = "browser"
 
 #: Set by :mod:`.serve`: where the learner's submission lives (frames below it are theirs).

@@ -23,6 +23,7 @@ if TYPE_CHECKING:
         _ROOTS,
         _STDLIB,
         _blake2b,
+        _BlockingIOError,
         _close,
         _CodeType,
         _compare_digest,
@@ -30,6 +31,7 @@ if TYPE_CHECKING:
         _FunctionType,
         _marshal_loads,
         _read,
+        _set_blocking,
         _str_exact,
         _sys_modules,
         _write,
@@ -106,9 +108,7 @@ def _channel(key: bytes, reading: int, writing: int, party: bytes, prefix: bytes
 
     def send_line(line: bytes) -> None:
         data = prefix + mac(line).hex().encode("ascii") + b" " + line + b"\n"
-        view = memoryview(data)
-        while view:
-            view = view[_write(writing, view) :]
+        _write_all(writing, data)
 
     def send(answer: dict[str, Any]) -> None:
         send_line(encode({"seq": number[0], **answer}))
@@ -121,7 +121,7 @@ def _channel(key: bytes, reading: int, writing: int, party: bytes, prefix: bytes
     def take(size: int) -> bytes:
         while len(buffer[0]) < size:
             # Exactly what is missing, never more: what follows may be another party's.
-            chunk = _read(reading, size - len(buffer[0]))
+            chunk = _read_blocking(reading, size - len(buffer[0]))
             if not chunk:
                 _exit(0)  # the trusted side closed the pipe: grading is over
             buffer[0] += chunk
@@ -216,17 +216,45 @@ def _relay(source: int, destination: int) -> None:
     """Copy whole lines from ``source`` to ``destination`` until EOF; a part of a line left
     at the end is dropped."""
     pending = b""
-    while chunk := _read(source, 1 << 16):
+    while chunk := _read_blocking(source, 1 << 16):
         pending += chunk
         cut = pending.rfind(b"\n") + 1
         if cut == 0 and len(pending) <= MAX_PENDING:
             continue
         if cut == 0:  # no line end in sight: let the trusted side see what it is
             cut = len(pending)
-        view = memoryview(pending)[:cut]
-        while view:
-            view = view[_write(destination, view) :]
+        _write_all(destination, memoryview(pending)[:cut])
         pending = pending[cut:]
+
+
+def _read_blocking(fd: int, size: int) -> bytes:
+    """Up to ``size`` bytes from ``fd``, waiting for them, even if learner code made it
+    non-blocking.
+
+    Blocking is a flag of the pipe's open file description, which a fork shares: the request
+    pipe is the zygote's and every kernel's at once, and a learner's ``os.set_blocking(fd,
+    False)`` on it changes it for the zygote too. The read that followed then failed or not
+    depending on whether the trusted side had written yet, and which task lost its kernel
+    depended on the machine's load. The flag is put back, so no task loses anything.
+    """
+    while True:
+        try:
+            data: bytes = _read(fd, size)
+            return data
+        except _BlockingIOError:
+            _set_blocking(fd, True)
+
+
+def _write_all(fd: int, data: bytes | memoryview) -> None:
+    """All of ``data`` to ``fd``, waiting while the pipe is full, even if learner code made it
+    non-blocking (see :func:`_read_blocking`: a full pipe depends on how fast the trusted side
+    reads, that is on the load)."""
+    view = memoryview(data)
+    while view:
+        try:
+            view = view[_write(fd, view) :]
+        except _BlockingIOError:
+            _set_blocking(fd, True)
 
 
 #: The most a kernel's line may hold before the zygote passes it on unfinished: the longest

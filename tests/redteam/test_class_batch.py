@@ -74,8 +74,10 @@ CONTROLS: dict[str, tuple[str, int]] = {
     "exits_at_import": ("crashed", 0),
     "exits_in_replay": ("crashed", 80),
     "syntax_error": ("import_error", 0),
-    # Attacks on the pipes beside correct code: they cost the tasks they hit, no more.
-    "steals_requests": ("crashed", 80),
+    # Attacks on the pipes beside correct code: they cost the tasks they hit, no more. The
+    # request pipe is empty while learner code runs, and a non-blocking flag is put back
+    # (tests/redteam/test_pipe_flags.py): stealing costs nothing.
+    "steals_requests": ("graded", 100),
     "puts_dev_null_over_the_pipes": ("graded", 80),
     "answers_a_hundred_megabytes": ("protocol_error", 60),
     # The bugs the self-attacks are measured against (their honest rows).
