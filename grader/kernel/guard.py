@@ -123,17 +123,23 @@ def install(
     thread = _guard_thread.get_ident
     gc_enabled, gc_disable, gc_enable = _guard_gc.isenabled, _guard_gc.disable, _guard_gc.enable
 
+    rule_of, trusted_read = RULES.get, _TRUSTED_READ
+
     def hook(event: str, args: tuple[Any, ...]) -> None:
         # ``event`` is always an exact str (CPython makes it from a C string); ``args`` may be
         # anything learner code passed to sys.audit.
-        if _TRUSTED_READ[0] and event == "gc.get_referents":
+        # Events without a rule first, and with the least work: ``builtins.id`` is one, and
+        # ``copy.deepcopy`` calls ``id()`` for every object it copies. A submission that
+        # deep-copies its log made 18.7 million of them in one grade, and every check done
+        # before this one cost it seconds of CPU.
+        rule = rule_of(event)
+        if rule is None:
+            return
+        if trusted_read[0] and event == "gc.get_referents":
             return  # the digest reading through a mapping proxy (see reach.placeholder)
         me = thread()
         if me in busy:
             return  # the hook's own frame reads (in this thread: never another's)
-        rule = RULES.get(event)
-        if rule is None:
-            return
         refusal = None
         collecting = gc_enabled()
         try:
