@@ -37,6 +37,12 @@ READ_NS = 1_000
 NOW = [START_NS]
 
 
+def restart_clock() -> None:
+    """Put the clock back where every kernel's starts (a kernel forked from the zygote finds
+    it there already, since the zygote never reads it: this makes sure)."""
+    NOW[0] = START_NS
+
+
 def tick() -> None:
     """A graded function is about to be called: the clock moves on."""
     NOW[0] += CALL_NS

@@ -66,7 +66,6 @@ if TYPE_CHECKING:
         REFUSAL_CODE,
         REFUSED_EVENT,
         REFUSED_MODULES,
-        take_out_of_reach,
     )
 
 #: Reports kept, oldest first (the trusted side reads them after every request).
@@ -110,6 +109,10 @@ def install(
 ) -> None:
     """Install the hook; from now on the rules hold for every line of Python in the process.
 
+    The refused functions must be out of reach first (:func:`.refusals.take_out_of_reach`,
+    which compiles, under a name the hook refuses): the zygote takes them out once, before it
+    forks any kernel, and a browser's worker just before it calls this.
+
     Args:
         sys_addaudithook: ``sys.addaudithook``.
         temporary: the one folder learner code may write in.
@@ -118,7 +121,6 @@ def install(
             learner code cannot make.
     """
     trusted = (where_raised.__code__, *(function.__code__ for function in kernel))
-    take_out_of_reach()  # before the hook: it compiles under a name the hook refuses
     busy: set[int] = set()
     thread = _guard_thread.get_ident
     gc_enabled, gc_disable, gc_enable = _guard_gc.isenabled, _guard_gc.disable, _guard_gc.enable

@@ -37,6 +37,7 @@ if TYPE_CHECKING:
     from grader.kernel.loading import _after_request, _load
     from grader.kernel.plans import OUTPUT, _output, run_request, use_progress
     from grader.kernel.reach import placeholder
+    from grader.kernel.refusals import take_out_of_reach
     from grader.kernel.wire import decode, encode
 
 import sys as _sys
@@ -102,6 +103,7 @@ def serve_messages(config: dict[str, Any], post: Callable[[str], None]) -> Calla
     ABSENT_MODULES.extend(BRIDGES)
     install_clocks(_sys_modules)
     if config.get("guard", True):
+        take_out_of_reach()
         install(_sys.addaudithook, config["temporary"],
                 (_Messages.receive, serve_messages, run_request, decode, placeholder))  # fmt: skip
     # Their submodules too (``pyodide.code``, ``_pyodide._importhook``): a name left in

@@ -36,7 +36,7 @@ if TYPE_CHECKING:
         _sys_modules,
         _write,
     )
-    from grader.kernel.clock import install_clocks
+    from grader.kernel.clock import install_clocks, restart_clock
     from grader.kernel.guard import (
         _CWD,
         ABSENT_MODULES,
@@ -55,6 +55,7 @@ if TYPE_CHECKING:
         use_progress,
     )
     from grader.kernel.reach import placeholder
+    from grader.kernel.refusals import take_out_of_reach
     from grader.kernel.wire import decode, encode
 
 import _thread as _threads
@@ -175,6 +176,13 @@ def serve(config: dict[str, Any]) -> None:
         _share_progress(config["progress_fd"])
     _seal_classes(globals())
     _preload()
+    # Once here, not in every kernel: each fork inherits the clocks and the replacements, as
+    # it inherits the preloaded modules. Replacing the refused functions walks every loaded
+    # module's namespace (4 ms, and a shrinking starts a kernel per attempt). In this order:
+    # the refusal of ``resource.getrusage`` replaces the clock's version of it.
+    install_clocks(_sys_modules)
+    if config.get("guard", True):
+        take_out_of_reach()
     send({"zygote": True})
     while True:
         request = receive()
@@ -200,7 +208,7 @@ def serve(config: dict[str, Any]) -> None:
 #: Standard library modules submissions commonly import, loaded once in the zygote so that
 #: each task's kernel (a fork) finds them loaded instead of importing them again: importing
 #: ``dataclasses`` alone costs more than a task's whole work. None of them reads a clock at
-#: import time, so each still sees the kernel's clocks (installed in each kernel).
+#: import time, so each still sees the virtual clocks (installed after them, in the zygote).
 PRELOADED = (
     "abc", "collections", "collections.abc", "copy", "dataclasses", "enum", "functools",
     "itertools", "json", "keyword", "math", "operator", "re", "string", "types", "typing",
@@ -285,7 +293,7 @@ def _kernel(config: dict[str, Any], task: dict[str, Any], key: bytes, reading: i
         # CPU time is the learner's own, whatever the load. Never above the process's own
         # hard limit (a task share longer than the whole grade's): a uid cannot raise it.
         _setrlimit(_resource.RLIMIT_CPU, _task_cpu_limits(int(cpu)))
-    install_clocks(_sys_modules)
+    restart_clock()  # every kernel starts at the same instant, whatever ran before it
     if config.get("guard", True):
         _close_the_back_doors()
         # Trusted with marshal: the channel, and the kernel reading the examples it was sent;
