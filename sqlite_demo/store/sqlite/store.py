@@ -25,7 +25,7 @@ from eventlog import SessionExistsError, StorageError, StoredEvent
 from eventlog.messages import sentence
 from sqlite_demo.store.append_signal import AppendSignal, LocalAppendSignal
 from sqlite_demo.store.base import CheckedEvents, SqlEventStore
-from sqlite_demo.store.reads import ALL_EVENTS, MAX_INTEGER, newest_items
+from sqlite_demo.store.reads import ALL_EVENTS, MAX_INTEGER
 from sqlite_demo.store.records import MessageRow, Session, ToolCallRow
 from sqlite_demo.store.rows import ItemEvent, event_from_row, item_events
 from sqlite_demo.store.sqlite import projections
@@ -37,6 +37,7 @@ from sqlite_demo.store.sqlite.connection import (
     write_transaction,
 )
 from sqlite_demo.store.sqlite.faults import translate_sqlite_errors
+from sqlite_demo.store.sqlite.tails import Tails
 from sqlite_demo.store.sqlite.writes import append_in_transaction
 
 if TYPE_CHECKING:
@@ -87,6 +88,8 @@ class SqliteEventStore(SqlEventStore):
         self._path = Path(path)
         self._lock = threading.Lock()
         self._appends = LocalAppendSignal()
+        # The newest items of the sessions read lately (sqlite_demo.store.sqlite.tails).
+        self._tails = Tails()
         self._connection: sqlite3.Connection | None = open_connection(
             path,
             synchronous=synchronous,
@@ -121,6 +124,7 @@ class SqliteEventStore(SqlEventStore):
             if self._connection is not None:
                 self._connection.close()
                 self._connection = None
+                self._tails.clear()
 
     def pragmas(self) -> dict[str, int | str]:
         """Return the pragmas in effect on this store's connection, as SQLite reports them.
@@ -148,21 +152,18 @@ class SqliteEventStore(SqlEventStore):
         """Return :meth:`get_items_in_force` of the newest few, if it can be read at once.
 
         None when another thread holds the store (a write is under way): the caller then
-        reads in a thread of its own. A read of the newest few is a short walk of one index,
-        cheaper than the hand-over to a worker thread and back, so an event loop may run it
-        itself, provided it never waits on the store's lock; this is how
-        :class:`~sqlite_demo.EventLogSession` answers ``get_items(limit=k)``.
+        reads in a thread of its own. A read of the newest few is answered from the tail the
+        store keeps of the sessions it read lately, or else by a short walk of one index
+        (:mod:`sqlite_demo.store.sqlite.tails`): cheaper than the hand-over to a worker
+        thread and back, so an event loop may run it itself, provided it never waits on the
+        store's lock; this is how :class:`~sqlite_demo.EventLogSession` answers
+        ``get_items(limit=k)``.
         """
         if not self._lock.acquire(blocking=False):
             return None
         try:
             with translate_sqlite_errors():
-                cursor = self._sql()
-                rows = newest_items(
-                    lambda sql, arguments: cursor.execute(sql, arguments).fetchall(),
-                    session_id,
-                    newest,
-                )
+                rows = self._tails.newest(self._sql(), session_id, newest)
         finally:
             self._lock.release()
         return item_events(rows)
@@ -201,13 +202,17 @@ class SqliteEventStore(SqlEventStore):
     ) -> list[StoredEvent]:
         # The lock and the transaction without a generator context: this is the hot path.
         # write_transaction translates SQLite's errors itself.
-        with self._lock, self._write() as sql:
-            appended = []
-            for event_type, payload in events:
-                appended.append(
-                    append_in_transaction(sql, session_id, event_type, payload, key, version)
-                )
-                version = None  # the batch's own events move the session on
+        with self._lock:
+            with self._write() as sql:
+                appended = []
+                for event_type, payload in events:
+                    appended.append(
+                        append_in_transaction(sql, session_id, event_type, payload, key, version)
+                    )
+                    version = None  # the batch's own events move the session on
+            # Committed: the session's tail takes the new items (after COMMIT, and behind the
+            # lock, so no read sees the one without the other).
+            self._tails.appended(session_id, appended, key is not None)
         # After COMMIT: a stream woken now finds the events when it reads.
         self._appends.appended(session_id)
         return appended
