@@ -34,6 +34,7 @@ from collections.abc import Callable
 from typing import Any, Final, Self, TypeVar
 
 from eventlog import (
+    KEPT_ITEM,
     CallIdError,
     CorrectionError,
     SessionExistsError,
@@ -52,6 +53,10 @@ from sqlite_demo.store.sqlite.store import SqliteEventStore
 MAX_ATTEMPTS: Final = 64
 #: The largest ``limit`` that ``get_items`` may read on the event loop (see the module).
 MAX_ITEMS_READ_ON_THE_LOOP: Final = 100
+
+#: The event types whose item may be a call's output: a ``tool_result``, or an item kept whole
+#: (see :func:`sqlite_demo.call_pairing.without_split_calls`).
+_MAY_BE_AN_OUTPUT: Final = frozenset({"tool_result", KEPT_ITEM})
 
 _T = TypeVar("_T")
 
@@ -121,7 +126,7 @@ class EventLogSession:
         if most is not None and most <= MAX_ITEMS_READ_ON_THE_LOOP:
             read_now = self._store.newest_items_now(self.session_id, most)
             if read_now is not None:
-                return without_split_calls(_items_of(read_now))
+                return _newest_items_of(read_now)
         return await _outcome_even_if_cancelled(lambda: self._items_in_force(most))
 
     async def add_items(self, items: list[SdkItem]) -> None:
@@ -160,8 +165,8 @@ class EventLogSession:
     # -- the work, run in a worker thread ----------------------------------------------------
 
     def _items_in_force(self, limit: int | None) -> list[Item]:
-        items = _items_of(self._store.get_items_in_force(self.session_id, limit))
-        return items if limit is None else without_split_calls(items)
+        events = self._store.get_items_in_force(self.session_id, limit)
+        return _items_of(events) if limit is None else _newest_items_of(events)
 
     def _append(self, items: list[Item]) -> None:
         events = [event_for_item(item) for item in items]
@@ -230,6 +235,16 @@ class EventLogSession:
 
 def _items_of(events: list[ItemEvent]) -> list[Item]:
     return [item_from(event.type, event.payload) for event in events]
+
+
+def _newest_items_of(events: list[ItemEvent]) -> list[Item]:
+    # The items of a limited read, less every output whose call is not among them. Only a
+    # tool_result or an item kept whole can be an output: without either, nothing to pair.
+    if not events:
+        return []
+    _, types, payloads = zip(*events, strict=True)
+    items = list(map(item_from, types, payloads))
+    return items if _MAY_BE_AN_OUTPUT.isdisjoint(types) else without_split_calls(items)
 
 
 def _sdk_session_settings(value: Any) -> Any:
