@@ -27,7 +27,7 @@ from sqlite_demo.store.append_signal import AppendSignal, LocalAppendSignal
 from sqlite_demo.store.base import CheckedEvents, SqlEventStore
 from sqlite_demo.store.reads import ALL_EVENTS, MAX_INTEGER
 from sqlite_demo.store.records import MessageRow, Session, ToolCallRow
-from sqlite_demo.store.rows import ItemEvent, event_from_row, item_events
+from sqlite_demo.store.rows import ItemEvent, event_from_row
 from sqlite_demo.store.sqlite import projections
 from sqlite_demo.store.sqlite.connection import (
     Synchronous,
@@ -163,10 +163,9 @@ class SqliteEventStore(SqlEventStore):
             return None
         try:
             with translate_sqlite_errors():
-                rows = self._tails.newest(self._sql(), session_id, newest)
+                return self._tails.newest(self._sql(), session_id, newest)
         finally:
             self._lock.release()
-        return item_events(rows)
 
     def rebuild_projections(self) -> None:
         """Throw both projections away and refold them from the events, in one transaction.

@@ -17,6 +17,12 @@ return now:
   dropped. It is asked before the walk that fills a tail, so a commit that lands between
   the two makes the next read drop the tail again, never keep a stale one.
 
+A read hands out payloads of its own, as a walk does: a tail keeps each payload decoded too,
+and one whose values are all JSON scalars (a chat message) is handed out as a copy of the
+kept dict (``dict(kept)``, a fresh dict whose values cannot be changed in place), where
+decoding its text again would cost several times more; a read that meets any other payload
+decodes the texts of all it returns, as the walk does.
+
 Nothing here writes, and nothing is kept of a session that is not read: a tail holds at most
 :data:`KEPT` rows after a read (twice that between reads, while appends add to it), and the
 store keeps the tails of at most :data:`SESSIONS` sessions, dropping the earliest read.
@@ -27,10 +33,13 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Sequence
-from typing import Final
+from itertools import repeat
+from typing import Any, Final
 
 from eventlog import CORRECTION_TYPES, StoredEvent
+from eventlog.events import JSON_SCALARS
 from sqlite_demo.store.reads import newest_items
+from sqlite_demo.store.rows import ItemEvent, decode_all
 
 #: The rows a tail keeps: the most a read on the event loop asks for
 #: (:data:`sqlite_demo.agents_session.MAX_ITEMS_READ_ON_THE_LOOP`).
@@ -40,7 +49,9 @@ SESSIONS: Final = 64
 #: Changes when another connection has committed to the file (SQLite keeps it per connection).
 DATA_VERSION: Final = "PRAGMA data_version"
 
-Row = tuple[int, str, str]
+#: An item in force as a tail keeps it: ``(event_id, type, payload JSON, flat)``, where
+#: ``flat`` is the payload decoded if all its values are JSON scalars, else None. Never handed out.
+Row = tuple[int, str, str, dict[str, Any] | None]
 
 
 class _Tail:
@@ -53,6 +64,30 @@ class _Tail:
         self.whole = whole
 
 
+def _kept(found: Sequence[tuple[int, str, str]]) -> list[Row]:
+    if not found:
+        return []
+    decoded = decode_all([text for _, _, text in found])
+    return [(*row, _flat(payload)) for row, payload in zip(found, decoded, strict=True)]
+
+
+def _flat(payload: dict[str, Any]) -> dict[str, Any] | None:
+    scalars = all(type(value) in JSON_SCALARS for value in payload.values())
+    return payload if scalars else None
+
+
+def _item_events(rows: list[Row]) -> list[ItemEvent]:
+    """The rows as fresh :class:`ItemEvent` values, each payload the caller's own."""
+    if not rows:
+        return []
+    ids, types, texts, flats = zip(*rows, strict=True)
+    payloads = decode_all(texts) if None in flats else map(dict, flats)
+    return list(map(_new_tuple, repeat(ItemEvent), zip(ids, types, payloads, strict=True)))
+
+
+_new_tuple = tuple.__new__
+
+
 class Tails:
     """The tails of the sessions read lately, for one connection (see the module)."""
 
@@ -62,8 +97,9 @@ class Tails:
         self._tails: dict[str, _Tail] = {}
         self._version: int | None = None
 
-    def newest(self, cursor: sqlite3.Cursor, session_id: str, newest: int) -> list[Row]:
-        """Return the session's newest ``newest`` items in force, as ``newest_items`` does.
+    def newest(self, cursor: sqlite3.Cursor, session_id: str, newest: int) -> list[ItemEvent]:
+        """Return the session's newest ``newest`` items in force, as ``newest_items`` finds
+        them, oldest first, each payload decoded for this call alone.
 
         Raises:
             sqlite3.Error: from the statements run on ``cursor``.
@@ -77,17 +113,17 @@ class Tails:
         tail = self._tails.get(session_id)
         if tail is None or (len(tail.rows) < newest and not tail.whole):
             wanted = max(newest, KEPT)
-            rows = newest_items(
+            found = newest_items(
                 lambda sql, arguments: cursor.execute(sql, arguments).fetchall(),
                 session_id,
                 wanted,
             )
-            tail = _Tail(rows, len(rows) < wanted)
+            tail = _Tail(_kept(found), len(found) < wanted)
             self._tails.pop(session_id, None)
             self._tails[session_id] = tail
             if len(self._tails) > SESSIONS:
                 del self._tails[next(iter(self._tails))]
-        return tail.rows[-newest:]
+        return _item_events(tail.rows[-newest:])
 
     def appended(self, session_id: str, events: Sequence[StoredEvent], by_key: bool) -> None:
         """Add the events this connection has just committed to the session's tail."""
@@ -98,7 +134,7 @@ class Tails:
             del self._tails[session_id]
             return
         rows = tail.rows
-        rows += [(event.event_id, event.type, event.payload.json_text) for event in events]
+        rows += _kept([(event.event_id, event.type, event.payload.json_text) for event in events])
         if len(rows) > 2 * KEPT:
             del rows[:-KEPT]
             tail.whole = False
