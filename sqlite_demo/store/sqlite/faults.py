@@ -11,8 +11,6 @@ from __future__ import annotations
 
 import os
 import sqlite3
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Final
 
@@ -48,23 +46,32 @@ def storage_error(error: sqlite3.Error) -> StorageError:
     return StorageError(f"{advice} ({error})", reason=reason, retryable=retryable)
 
 
-@contextmanager
-def translate_sqlite_errors() -> Iterator[None]:
+class translate_sqlite_errors:  # lower case: used like a function, with translate_...(): ...
     """Turn ``sqlite3`` exceptions raised in the body into the store's own :class:`StoreError`.
+
+    A class rather than a ``@contextmanager`` generator: every read of the store runs in one,
+    and a plain ``__enter__``/``__exit__`` pair costs a fraction of a generator's machinery.
 
     Raises:
         ConstraintViolationError: from ``sqlite3.IntegrityError`` (trigger, CHECK, UNIQUE, FK).
         StorageError: from any other ``sqlite3.Error``, with its reason and whether a retry
             can help (see :func:`storage_error`).
     """
-    try:
-        yield
-    except sqlite3.Error as error:
-        raise translated(error) from error
-    except UnicodeEncodeError:
-        # Every text the store writes is checked first (eventlog.check_text); what is left
-        # to reach SQLite unchecked is a session id given to a read.
-        raise InvalidSessionIdError(sentence("text.session_id_not_unicode")) from None
+
+    __slots__ = ()
+
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(
+        self, kind: type[BaseException] | None, error: BaseException | None, _: object
+    ) -> None:
+        if isinstance(error, sqlite3.Error):
+            raise translated(error) from error
+        if isinstance(error, UnicodeEncodeError):
+            # Every text the store writes is checked first (eventlog.check_text); what is
+            # left to reach SQLite unchecked is a session id given to a read.
+            raise InvalidSessionIdError(sentence("text.session_id_not_unicode")) from None
 
 
 def translated(error: sqlite3.Error) -> StoreError:
