@@ -31,6 +31,7 @@ import contextlib
 import importlib
 import os
 from collections.abc import Callable
+from itertools import starmap
 from typing import Any, Final, Self, TypeVar
 
 from eventlog import (
@@ -165,8 +166,9 @@ class EventLogSession:
     # -- the work, run in a worker thread ----------------------------------------------------
 
     def _items_in_force(self, limit: int | None) -> list[Item]:
-        events = self._store.get_items_in_force(self.session_id, limit)
-        return _items_of(events) if limit is None else _newest_items_of(events)
+        if limit is None:
+            return list(starmap(item_from, self._store.get_facts_in_force(self.session_id)))
+        return _newest_items_of(self._store.get_items_in_force(self.session_id, limit))
 
     def _append(self, items: list[Item]) -> None:
         events = [event_for_item(item) for item in items]
@@ -231,10 +233,6 @@ class EventLogSession:
     def _check_open(self) -> None:
         if self._closed:
             raise RuntimeError(f"EventLogSession {self.session_id!r} is closed")
-
-
-def _items_of(events: list[ItemEvent]) -> list[Item]:
-    return [item_from(event.type, event.payload) for event in events]
 
 
 def _newest_items_of(events: list[ItemEvent]) -> list[Item]:

@@ -227,6 +227,15 @@ class SqlEventStore(ABC):
         with rows.collector_paused():
             return rows.item_events(self._fetch_all(*reads.items_in_force(session_id)))
 
+    def get_facts_in_force(self, session_id: str) -> list[rows.Fact]:
+        """Return the type and payload of each of the session's items in force, oldest first.
+
+        :meth:`get_items_in_force` of all of them, less their ids: what a fold or an agent's
+        whole history needs, for one column fewer read and a pair built per item.
+        """
+        with rows.collector_paused():
+            return list(rows.facts(self._fetch_all(reads.FACTS_IN_FORCE, (session_id,) * 4)))
+
     def last_event_id(self, session_id: str) -> int:
         """Return the session's last event id: 0 when it has none (or there is no session)."""
         return int(self._fetch_all(reads.LAST_EVENT_ID, (session_id,))[0][0])

@@ -33,7 +33,7 @@ from eventlog import StorageError, ports
 from eventlog.events import StoredEvent
 from sqlite_demo.store.append_signal import AppendSignal
 from sqlite_demo.store.records import MessageRow, Session, ToolCallRow
-from sqlite_demo.store.rows import ItemEvent
+from sqlite_demo.store.rows import Fact, ItemEvent
 
 
 class EventStore(ports.EventStore, Protocol):
@@ -115,6 +115,11 @@ class EventStore(ports.EventStore, Protocol):
         Each payload is decoded for this call alone; reading the newest few costs the same
         whatever the session's length.
         """
+        ...
+
+    def get_facts_in_force(self, session_id: str) -> list[Fact]:
+        """Return the type and payload of each of the session's items in force, oldest first
+        (:meth:`get_items_in_force` of all of them, without their ids)."""
         ...
 
     def newest_items_now(self, session_id: str, newest: int) -> list[ItemEvent] | None:
