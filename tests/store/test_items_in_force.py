@@ -1,10 +1,10 @@
 """The items in force, read by SQL: the same as folding every event, whole or from the tail.
 
-``get_items_in_force`` and ``replay_session`` leave the corrections to SQL (``reads.IN_FORCE``)
-and fold only what is in force. Here random histories of items, removals and clears are read
-both ways, on SQLite and PostgreSQL: the SQL read must give what the shared fold over every
-event gives (:func:`eventlog.fold_history`, :func:`eventlog.replay_events`), and the newest
-``k`` must be the last ``k`` of all.
+``get_items_in_force``, ``get_facts_in_force`` and ``replay_session`` leave the corrections
+to SQL (``reads.IN_FORCE``) and fold only what is in force. Here random histories of items,
+removals and clears are read both ways, on SQLite and PostgreSQL: the SQL read must give what
+the shared fold over every event gives (:func:`eventlog.fold_history`,
+:func:`eventlog.replay_events`), and the newest ``k`` must be the last ``k`` of all.
 """
 
 from __future__ import annotations
@@ -81,6 +81,8 @@ def test_the_items_in_force_read_by_sql_are_the_fold_of_every_event(
     folded = _as_compared(fold_history(everything).item_events())
     assert _as_compared(fresh_db.get_items_in_force(session_id)) == folded
     assert _as_compared(fresh_db.get_items_in_force(session_id, newest)) == folded[-newest:]
+    facts = fresh_db.get_facts_in_force(session_id)
+    assert [(fact.type, plain(fact.payload)) for fact in facts] == [f[1:] for f in folded]
     assert fresh_db.replay_session(session_id) == replay_events(everything)
     assert fresh_db.last_event_id(session_id) == (everything[-1].event_id if everything else 0)
 
@@ -99,4 +101,5 @@ def test_an_unknown_session_has_no_items_in_force_and_no_last_event(
     fresh_db: EventStore, newest: int | None
 ) -> None:
     assert fresh_db.get_items_in_force("nobody", newest) == []
+    assert fresh_db.get_facts_in_force("nobody") == []
     assert fresh_db.last_event_id("nobody") == 0
