@@ -16,9 +16,10 @@ conversation here, with the chapter's discipline:
 * **A limit never splits a call from its output**: see :func:`get_items`.
 * **Reads cost what they return.** ``get_items()`` is one query for the items in force and
   one decode for all of them; ``get_items(limit=k)`` reads the newest k from the end of the
-  session's index, in time that does not grow with the session, and is answered on the event
-  loop itself when the store's lock is free (a walk of k index entries costs less than the
-  hand-over to a worker thread and back).
+  session's index, in time that does not grow with the session, or from the newest items
+  the store keeps of a session it read lately (kept true by every commit, see
+  :mod:`sqlite_demo.store.sqlite.tails`), and is answered on the event loop itself when the
+  store's lock is free (either costs less than the hand-over to a worker thread and back).
 
 Items map to events as :mod:`sqlite_demo.agent_items` says. The SDK is imported only when a
 session is made (for its ``SessionSettings``), so ``import sqlite_demo`` works without it.

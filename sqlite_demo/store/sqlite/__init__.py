@@ -5,6 +5,7 @@
 ``connection``     the pragmas, the schema, and one write as one transaction
 ``writes``         the SQL of one append: rules that need the log, the event row
 ``projections``    the ``messages`` and ``tool_calls`` rows, written with their event
+``tails``          the newest items of the sessions read lately, kept in memory and true
 ``faults``         SQLite's errors in the store's own words
 ``backup``         a live file copied with SQLite's online backup API
 ``schema.sql``     the four tables, their indexes and the append-only triggers
