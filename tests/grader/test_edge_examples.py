@@ -84,6 +84,14 @@ CAUGHT_ONLY_BY: dict[str, tuple[str, Any]] = {
         "messages",
         replay_edges.MESSAGE_KEY_EXTRAS,
     ),
+    "refused_calls_reserve_their_id": (
+        "newest_after_refusals",
+        reject_edges.SHORT_HISTORY,
+    ),
+    "a_refused_result_forgets_its_call": (
+        "newest_after_refusals",
+        reject_edges.SHORT_HISTORY,
+    ),
 }
 BY_NAME = {mutant.name: mutant for mutant in EDGE_MUTANTS}
 #: Each mechanism issue 28 lists (and each the contract's decisions added), with the mutants
@@ -127,6 +135,10 @@ MECHANISMS: dict[str, tuple[str, ...]] = {
     ),
     "a surrogate pair and the character it encodes are two ids (decided)": (
         "sessions_listed_with_surrogate_pairs_joined",
+    ),
+    "a refused tool event followed at once by an append to the newest log": (
+        "refused_calls_reserve_their_id",
+        "a_refused_result_forgets_its_call",
     ),
 }
 

@@ -1713,5 +1713,59 @@ EDGE_MUTANTS: tuple[Mutant, ...] = (
             ),
         ),
     ),
+    Mutant(
+        "refused_calls_reserve_their_id",
+        "c07_tuple_log",
+        "reject_bad_input",
+        "A tool_call refused for its payload still reserves its call id on the log it was tried "
+        "on, until that log is extended (as a store shared by log versions, rebuilt for a "
+        "branch, would): the same call, made right at once, is refused.",
+        (
+            (
+                'NON_EMPTY = ("call_id", "name")\n',
+                'NON_EMPTY = ("call_id", "name")\nRESERVED: dict[int, Any] = {}\n',
+            ),
+            (
+                "    if not _valid_payload(event_type, payload):\n",
+                "    held = RESERVED.get(id(log))\n"
+                "    call_id = payload.get('call_id') if isinstance(payload, Mapping) else None\n"
+                "    key = (session_id, call_id) if isinstance(call_id, str) and call_id else None\n"
+                "    if event_type == 'tool_call' and held and held[0] is log and key in held[1]:\n"
+                "        raise ValueError(f'call_id {call_id!r} is already used')\n"
+                "    if not _valid_payload(event_type, payload):\n"
+                "        if event_type == 'tool_call' and key is not None:\n"
+                "            RESERVED.setdefault(id(log), (log, set()))[1].add(key)\n",
+            ),
+            (
+                "    return (*log, event), event\n",
+                "    RESERVED.pop(id(log), None)\n    return (*log, event), event\n",
+            ),
+        ),
+    ),
+    Mutant(
+        "a_refused_result_forgets_its_call",
+        "c07_tuple_log",
+        "reject_bad_input",
+        "A second result refused for an answered call makes the log it was tried on forget the "
+        "call: the same call id is then let through as a new call there.",
+        (
+            (
+                'NON_EMPTY = ("call_id", "name")\n',
+                'NON_EMPTY = ("call_id", "name")\nFORGOTTEN: dict[int, Any] = {}\n',
+            ),
+            (
+                C07_FITS_CALL,
+                "    held = FORGOTTEN.get(id(log))\n"
+                "    forgotten = held[1] if held and held[0] is log else set()\n"
+                "    key = (session_id, payload['call_id']) if tool_event else None\n"
+                "    if event_type == 'tool_call' and key in forgotten:\n"
+                "        tool_event = False\n"
+                "    if tool_event and event_type == 'tool_result' and not _call_id_fits(\n"
+                "        log, session_id, event_type, payload['call_id']\n"
+                "    ):\n"
+                "        FORGOTTEN.setdefault(id(log), (log, set()))[1].add(key)\n" + C07_FITS_CALL,
+            ),
+        ),
+    ),
 )
 MUTANTS = MUTANTS + EDGE_MUTANTS

@@ -299,6 +299,18 @@ def _retry_let_through(m: ModuleType) -> bool:
     return accepted(m, log, *result("s", "1"))
 
 
+def _call_refused_then_made(m: ModuleType) -> bool:
+    log = log_of(m)
+    accepted(m, log, "s", "tool_call", {"call_id": "1", "name": "", "arguments": "{}"})
+    return not accepted(m, log, *call("s", "1"))
+
+
+def _call_made_again_after_a_refused_result(m: ModuleType) -> bool:
+    log = log_of(m, *CALL_AND_RESULT)
+    accepted(m, log, *result("s", "1"))
+    return accepted(m, log, *call("s", "1"))
+
+
 def _deep(depth: int) -> Any:
     value: Any = "leaf"
     for _ in range(depth - 1):
@@ -489,5 +501,7 @@ BROKEN_BEHAVIOUR: dict[str, Callable[[ModuleType], bool]] = {
     "tool_call_messages_take_content_from_the_payload": lambda m: replay(
         m, "s", ("s", "tool_call", {"call_id": "1", "name": "f", "arguments": "{}", "content": "x"})
     )[0]["content"] is not None,
+    "refused_calls_reserve_their_id": _call_refused_then_made,
+    "a_refused_result_forgets_its_call": _call_made_again_after_a_refused_result,
 }
 # fmt: on

@@ -89,8 +89,6 @@ KNOWN_GAPS: frozenset[str] = frozenset(
         "b/wrong/w57_seen_sessions_lru_256.py",
         "b/wrong/w58_sessions_joined_text.py",
         "b/wrong/w60_foreign_result_ends_run.py",
-        "b/wrong/w63_refused_call_reserves_id.py",
-        "b/wrong/w64_refused_result_forgets_call.py",
     )
 )
 

@@ -2,7 +2,7 @@
 results 2**n - 1, 2**n and 2**n + 1 events after their calls, and a call id reused 1,300
 events after it was first used; a subclass of ``str`` for the event type and every text;
 every bad input with every event type; refused appends tried twice; refused appends on older
-logs and on branches.
+logs and on branches; refused tool events each followed at once by an append to the newest log.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from grader.engine.boundaries import boundaries
 from grader.engine.oracle import EVENT_TYPES, ModelLog, Refusal
 from grader.engine.plan import Plan
-from grader.engine.programs import SPREAD, Append, Block, Program, Segment, tagged
+from grader.engine.programs import SPREAD, Append, Block, Program, Segment, fresh_call_id, tagged
 from grader.engine.properties import Property
 from grader.tasks.reject_bad_input.bad_input import (
     BAD_SESSIONS,
@@ -146,6 +146,37 @@ def refused_twice(plan: Plan, program: Program) -> None:
     refuse_all(plan, log, twice, sessions)
 
 
+#: A call answered and a call open, then (in ``newest_after_refusals``) a fresh call's life.
+SHORT_HISTORY = Program(("a",), (_call("a", "c1"), _result("a", "c1"), _call("a", "c2")))
+
+
+def newest_after_refusals(plan: Plan, program: Program) -> None:
+    """A fresh call's life, each step after a refusal of it, every append on the newest log:
+    a call refused for its name, then for its arguments, then made; a result refused for its
+    content, then given; a result given again, then the call made again, both refused.
+
+    Every other look for a trace first appends a probe to the log the refusals were tried on,
+    so what follows it extends an older log: code whose log versions share one store, and
+    which rebuilds it for a branch, had its trace wiped before anything looked. Here nothing
+    comes between a refusal and the append it could spoil."""
+    log = build(plan, program)
+    session = program.family[0]
+    call_id = fresh_call_id(log.model, session)
+    call = {"call_id": call_id, "name": "search", "arguments": "{}"}
+    result = {"call_id": call_id, "content": "ok"}
+    plan.refuse(log, session, "tool_call", {**call, "name": ""}, Refusal.EMPTY_VALUE.value)
+    plan.refuse(log, session, "tool_call", {**call, "arguments": None},
+                Refusal.WRONG_VALUE_TYPE.value)  # fmt: skip
+    log, _ = plan.append(log, Append(session, "tool_call", call), role="refusal_leaves_no_trace")
+    plan.refuse(log, session, "tool_result", {**result, "content": None},
+                Refusal.WRONG_VALUE_TYPE.value)  # fmt: skip
+    log, _ = plan.append(
+        log, Append(session, "tool_result", result), role="refusal_leaves_no_trace"
+    )
+    plan.refuse(log, session, "tool_result", result, Refusal.RESULT_ALREADY_GIVEN.value)
+    plan.refuse(log, session, "tool_call", call, Refusal.CALL_ID_REUSED.value)
+
+
 def older_logs(plan: Plan, program: Program) -> None:
     """Refusals tried on every older log the program made, and on a branch of each: the calls
     made later exist on newer logs only, so a result for one is refused there."""
@@ -191,6 +222,14 @@ PROPERTIES = (
         refused_twice,
         0,
         (CALL_HISTORY,),
+        ("append.refuses_bad_input", NO_TRACE),
+    ),
+    Property(
+        "newest_after_refusals",
+        st.nothing(),
+        newest_after_refusals,
+        0,
+        (SHORT_HISTORY,),
         ("append.refuses_bad_input", NO_TRACE),
     ),
     Property(
