@@ -92,6 +92,7 @@ CAUGHT_ONLY_BY: dict[str, tuple[str, Any]] = {
         "newest_after_refusals",
         reject_edges.SHORT_HISTORY,
     ),
+    "another_sessions_result_ends_a_run": ("messages", replay_edges.FOREIGN_EVENTS_IN_A_RUN),
 }
 BY_NAME = {mutant.name: mutant for mutant in EDGE_MUTANTS}
 #: Each mechanism issue 28 lists (and each the contract's decisions added), with the mutants
@@ -139,6 +140,9 @@ MECHANISMS: dict[str, tuple[str, ...]] = {
     "a refused tool event followed at once by an append to the newest log": (
         "refused_calls_reserve_their_id",
         "a_refused_result_forgets_its_call",
+    ),
+    "another session's result, message or call inside a run of calls": (
+        "another_sessions_result_ends_a_run",
     ),
 }
 

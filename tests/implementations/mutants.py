@@ -1767,5 +1767,21 @@ EDGE_MUTANTS: tuple[Mutant, ...] = (
             ),
         ),
     ),
+    Mutant(
+        "another_sessions_result_ends_a_run",
+        "c07_tuple_log",
+        "replay",
+        "Replay walks the whole log, and a tool_result of any session ends the run of calls "
+        "being built, so a run with another session's result inside it is split in two.",
+        (
+            (
+                "    for event in get_events_for_session(log, session_id):\n",
+                "    for event in log:\n"
+                "        if event.session_id != session_id:\n"
+                "            previous = None if event.type == 'tool_result' else previous\n"
+                "            continue\n",
+            ),
+        ),
+    ),
 )
 MUTANTS = MUTANTS + EDGE_MUTANTS

@@ -503,5 +503,7 @@ BROKEN_BEHAVIOUR: dict[str, Callable[[ModuleType], bool]] = {
     )[0]["content"] is not None,
     "refused_calls_reserve_their_id": _call_refused_then_made,
     "a_refused_result_forgets_its_call": _call_made_again_after_a_refused_result,
+    "another_sessions_result_ends_a_run": lambda m: len(replay(
+        m, "s", call("t", "1"), call("s", "1"), result("t", "1"), call("s", "2"))) != 1,
 }
 # fmt: on

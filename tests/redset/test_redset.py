@@ -88,7 +88,6 @@ KNOWN_GAPS: frozenset[str] = frozenset(
         "b/wrong/w39_read_cache_1024.py",
         "b/wrong/w57_seen_sessions_lru_256.py",
         "b/wrong/w58_sessions_joined_text.py",
-        "b/wrong/w60_foreign_result_ends_run.py",
     )
 )
 

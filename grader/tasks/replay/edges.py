@@ -1,6 +1,7 @@
 """Task 4's examples at the edges (issue 28): replays of exactly 2**n - 1, 2**n and 2**n + 1
 messages, and of runs of that many calls; replays after refused appends; extra payload keys
-named like a message's own, on every kind of event.
+named like a message's own, on every kind of event; a run of calls with another session's
+result, message and call inside it.
 """
 
 from __future__ import annotations
@@ -129,6 +130,22 @@ MESSAGE_KEY_EXTRAS = Program(
             {**MESSAGE_KEYS, "arguments": "{}", "call_id": "c1", "content": "ok"},
         ),
         Append("a", "assistant_message", {**MESSAGE_KEYS, "call_id": "c2", "content": "done"}),
+    ),
+)
+
+#: A run of calls with another session's events inside it, one of each kind, the first a
+#: result for a call id the run holds too: only events of the session replayed end a run, so
+#: ``a`` replays to one message of three calls. (INTERLEAVED has a call and a user message.)
+FOREIGN_EVENTS_IN_A_RUN = Program(
+    ("a", "b"),
+    (
+        _call("b", "c1"),
+        _call("a", "c1"),
+        _result("b", "c1"),
+        _call("a", "c2"),
+        Append("b", "assistant_message", {"content": "b"}),
+        _call("a", "c3"),
+        _result("a", "c1"),
     ),
 )
 

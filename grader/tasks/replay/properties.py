@@ -172,6 +172,7 @@ PROPERTIES = (
             SWEEP,
             edges.MESSAGE_KEY_EXTRAS,
             edges.TEXT_SESSIONS,
+            edges.FOREIGN_EVENTS_IN_A_RUN,
         ),
         ("replay.mapping", "replay.merge", "replay.isolated", CHANGED),
     ),
