@@ -93,6 +93,7 @@ CAUGHT_ONLY_BY: dict[str, tuple[str, Any]] = {
         reject_edges.SHORT_HISTORY,
     ),
     "another_sessions_result_ends_a_run": ("messages", replay_edges.FOREIGN_EVENTS_IN_A_RUN),
+    "assistant_messages_pass_refusal_through": ("messages", replay_edges.MESSAGE_KEY_EXTRAS),
 }
 BY_NAME = {mutant.name: mutant for mutant in EDGE_MUTANTS}
 #: Each mechanism issue 28 lists (and each the contract's decisions added), with the mutants
@@ -133,6 +134,7 @@ MECHANISMS: dict[str, tuple[str, ...]] = {
     ),
     "extra payload keys named like a message's own fields never reach a replayed message": (
         "tool_call_messages_take_content_from_the_payload",
+        "assistant_messages_pass_refusal_through",
     ),
     "a surrogate pair and the character it encodes are two ids (decided)": (
         "sessions_listed_with_surrogate_pairs_joined",

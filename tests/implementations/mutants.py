@@ -1783,5 +1783,19 @@ EDGE_MUTANTS: tuple[Mutant, ...] = (
             ),
         ),
     ),
+    Mutant(
+        "assistant_messages_pass_refusal_through",
+        "c07_tuple_log",
+        "replay",
+        'An assistant message also takes a "refusal" from its payload when there is one, a '
+        "field the API knows, instead of holding only the keys the contract shows.",
+        (
+            (
+                '            messages.append({"role": "assistant", "content": p["content"]})\n',
+                '            message = {"role": "assistant", "content": p["content"]}\n'
+                '            messages.append({**message, **{k: p[k] for k in ("refusal",) if k in p}})\n',
+            ),
+        ),
+    ),
 )
 MUTANTS = MUTANTS + EDGE_MUTANTS

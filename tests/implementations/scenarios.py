@@ -505,5 +505,8 @@ BROKEN_BEHAVIOUR: dict[str, Callable[[ModuleType], bool]] = {
     "a_refused_result_forgets_its_call": _call_made_again_after_a_refused_result,
     "another_sessions_result_ends_a_run": lambda m: len(replay(
         m, "s", call("t", "1"), call("s", "1"), result("t", "1"), call("s", "2"))) != 1,
+    "assistant_messages_pass_refusal_through": lambda m: replay(
+        m, "s", ("s", "assistant_message", {"content": "", "refusal": "no"})
+    ) != [{"role": "assistant", "content": ""}],
 }
 # fmt: on

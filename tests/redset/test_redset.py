@@ -80,7 +80,6 @@ KNOWN_GAPS: frozenset[str] = frozenset(
         "b/wrong/w12_sqlite_varchar_255.py",
         "b/wrong/w14_reuse_lookback_2048.py",
         "b/wrong/w17_replay_memo_512.py",
-        "b/wrong/w24_assistant_fields_passthrough.py",
         "b/wrong/w29_call_key_utf8_ignore.py",
         "b/wrong/w30_tool_name_utf8_replace.py",
         "b/wrong/w33_session_key_crc32.py",

@@ -99,10 +99,15 @@ def _replay_all(plan: Plan, log: LogVar, family: tuple[str, ...]) -> None:
 
 
 #: Extra keys named like a chat message's own, on every kind of event: none may reach a
-#: replayed message (a tool call's message keeps ``content: None``).
+#: replayed message (a tool call's message keeps ``content: None``). Among them the optional
+#: fields the API knows for an assistant message (``refusal``, ``audio``, ``function_call``)
+#: and those a response carries (``annotations``, ``reasoning_content``): a message holds the
+#: keys the contract shows, and no field a payload happens to hold is passed through.
 MESSAGE_KEYS: dict[str, Any] = {
     "role": "system", "name": "ann", "tool_calls": [{"id": "x"}], "tool_call_id": "t9",
     "id": "other", "type": "custom", "function": {"name": "g", "arguments": "{}"},
+    "refusal": "no", "audio": {"id": "audio_1"}, "function_call": {"name": "g", "arguments": "{}"},
+    "annotations": [{"type": "url_citation"}], "reasoning_content": "because",
 }  # fmt: skip
 MESSAGE_KEY_EXTRAS = Program(
     ("a",),
