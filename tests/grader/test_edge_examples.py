@@ -94,6 +94,7 @@ CAUGHT_ONLY_BY: dict[str, tuple[str, Any]] = {
     ),
     "another_sessions_result_ends_a_run": ("messages", replay_edges.FOREIGN_EVENTS_IN_A_RUN),
     "assistant_messages_pass_refusal_through": ("messages", replay_edges.MESSAGE_KEY_EXTRAS),
+    "sessions_seen_looked_for_in_a_joined_text": ("listing", list_edges.JOINED),
 }
 BY_NAME = {mutant.name: mutant for mutant in EDGE_MUTANTS}
 #: Each mechanism issue 28 lists (and each the contract's decisions added), with the mutants
@@ -145,6 +146,9 @@ MECHANISMS: dict[str, tuple[str, ...]] = {
     ),
     "another session's result, message or call inside a run of calls": (
         "another_sessions_result_ends_a_run",
+    ),
+    "session ids joined by a separator, then their pieces": (
+        "sessions_seen_looked_for_in_a_joined_text",
     ),
 }
 

@@ -1797,5 +1797,24 @@ EDGE_MUTANTS: tuple[Mutant, ...] = (
             ),
         ),
     ),
+    Mutant(
+        "sessions_seen_looked_for_in_a_joined_text",
+        "c07_tuple_log",
+        "list_sessions",
+        "The sessions seen are kept in one text, each followed by a unit separator, and an id "
+        "counts as seen when it occurs there between two: a piece of an earlier id that "
+        "holds the separator is never listed.",
+        (
+            (
+                C07_SESSIONS,
+                '    seen, listed = "\\x1f", []\n'
+                "    for e in log:\n"
+                '        if f"\\x1f{e.session_id}\\x1f" not in seen:\n'
+                '            seen += e.session_id + "\\x1f"\n'
+                "            listed.append(e.session_id)\n"
+                "    return tuple(listed)\n",
+            ),
+        ),
+    ),
 )
 MUTANTS = MUTANTS + EDGE_MUTANTS

@@ -508,5 +508,7 @@ BROKEN_BEHAVIOUR: dict[str, Callable[[ModuleType], bool]] = {
     "assistant_messages_pass_refusal_through": lambda m: replay(
         m, "s", ("s", "assistant_message", {"content": "", "refusal": "no"})
     ) != [{"role": "assistant", "content": ""}],
+    "sessions_seen_looked_for_in_a_joined_text": lambda m: sessions(
+        m, user("a\x1fb"), user("b")) != ["a\x1fb", "b"],
 }
 # fmt: on

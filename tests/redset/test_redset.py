@@ -86,7 +86,6 @@ KNOWN_GAPS: frozenset[str] = frozenset(
         "b/wrong/w36_answered_history_512.py",
         "b/wrong/w39_read_cache_1024.py",
         "b/wrong/w57_seen_sessions_lru_256.py",
-        "b/wrong/w58_sessions_joined_text.py",
     )
 )
 

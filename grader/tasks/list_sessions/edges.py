@@ -1,6 +1,7 @@
 """Task 3's examples at the edges (issue 28): lists of exactly 2**n - 1, 2**n and 2**n + 1
-sessions up to 1,025, each changed by its caller; and session ids related by prefix or
-family, interleaved (listed after every segment, like any program of ``listing``).
+sessions up to 1,025, each changed by its caller; session ids related by prefix or
+family, interleaved (listed after every segment, like any program of ``listing``); and ids
+joined by every separator, then their pieces.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from grader.engine.boundaries import boundaries, growth
 from grader.engine.plan import Plan
 from grader.engine.programs import SPREAD, Append, Block, Program
 from grader.engine.properties import Property
+from grader.tasks.reject_bad_input.bad_input import SEPARATORS
 
 #: The most sessions listed.
 MOST_SESSIONS = 1025
@@ -48,6 +50,15 @@ FAMILIES = Program(
         Block("alternate", 3 * len(FAMILY_IDS), tuple(reversed(FAMILY_IDS)), "loop0"),
     ),
 )
+
+#: For every separator a learner might join ids with (a record separator, a tab, a comma,
+#: ...), an id of two pieces joined by it; then the two pieces, two sessions of their own.
+#: Code that keeps the ids seen in one joined text, and calls an id seen when it occurs there
+#: between separators, never lists a piece. The id joined by "." comes between the pieces,
+#: so that its family ("j") is first seen where listing by family would put it anyway: an
+#: order by family is FAMILIES' to catch.
+JOINED_IDS = (*(f"j{sep}k" for sep in SEPARATORS if sep not in ("", ".")), "k", "j.k", "j")
+JOINED = Program(JOINED_IDS, (Block("alternate", len(JOINED_IDS), JOINED_IDS, "loop0"),))
 
 PROPERTIES = (
     Property(

@@ -112,6 +112,7 @@ PROPERTIES = (
             (SOME, 2**6 - 1),
             (sweep(light=True), 0),
             (edges.FAMILIES, 0),
+            (edges.JOINED, 0),
         ),
         ("list.sessions", CHANGED),
     ),
