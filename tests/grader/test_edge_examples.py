@@ -95,6 +95,10 @@ CAUGHT_ONLY_BY: dict[str, tuple[str, Any]] = {
     "another_sessions_result_ends_a_run": ("messages", replay_edges.FOREIGN_EVENTS_IN_A_RUN),
     "assistant_messages_pass_refusal_through": ("messages", replay_edges.MESSAGE_KEY_EXTRAS),
     "sessions_seen_looked_for_in_a_joined_text": ("listing", list_edges.JOINED),
+    "tool_names_cleaned_into_utf8": ("edges", append_edges.LONE_SURROGATES),
+    "payload_keys_must_be_utf8": ("edges", append_edges.LONE_SURROGATES),
+    "call_ids_compared_by_their_escaped_utf8": ("edges", append_edges.LONE_SURROGATES),
+    "replayed_arguments_made_utf8_safe": ("messages", append_edges.LONE_SURROGATES),
 }
 BY_NAME = {mutant.name: mutant for mutant in EDGE_MUTANTS}
 #: Each mechanism issue 28 lists (and each the contract's decisions added), with the mutants
@@ -149,6 +153,12 @@ MECHANISMS: dict[str, tuple[str, ...]] = {
     ),
     "session ids joined by a separator, then their pieces": (
         "sessions_seen_looked_for_in_a_joined_text",
+    ),
+    "lone surrogates in every string an append takes, call ids beside their encodings": (
+        "tool_names_cleaned_into_utf8",
+        "payload_keys_must_be_utf8",
+        "call_ids_compared_by_their_escaped_utf8",
+        "replayed_arguments_made_utf8_safe",
     ),
 }
 

@@ -1816,5 +1816,58 @@ EDGE_MUTANTS: tuple[Mutant, ...] = (
             ),
         ),
     ),
+    Mutant(
+        "tool_names_cleaned_into_utf8",
+        "c07_tuple_log",
+        "append_and_ids",
+        "A tool's name is stored cleaned into UTF-8 (encoded with errors='replace'), so a lone "
+        "surrogate in it becomes '?'.",
+        (
+            (
+                C07_ITEMS,
+                "    def clean(key, value):\n"
+                "        if event_type == 'tool_call' and key == 'name':\n"
+                "            return value.encode('utf-8', 'replace').decode('utf-8')\n"
+                "        return copy.deepcopy(value)\n"
+                "    items = tuple((key, clean(key, value)) for key, value in payload.items())\n",
+            ),
+        ),
+    ),
+    Mutant(
+        "payload_keys_must_be_utf8",
+        "c07_tuple_log",
+        "append_and_ids",
+        "Payload keys must encode as UTF-8 (so that they can be stored as text), so a payload "
+        "with a lone surrogate in a key is refused.",
+        ((C07_VALID, C07_VALID + "    for key in payload:\n        key.encode('utf-8')\n"),),
+    ),
+    Mutant(
+        "call_ids_compared_by_their_escaped_utf8",
+        "c07_tuple_log",
+        "append_and_ids",
+        "Call ids are compared by their UTF-8 with errors='backslashreplace', so a lone "
+        "surrogate and the six characters of its escape are one id.",
+        (
+            (
+                '        and e.payload["call_id"] == call_id\n',
+                '        and e.payload["call_id"].encode("utf-8", "backslashreplace")\n'
+                '        == call_id.encode("utf-8", "backslashreplace")\n',
+            ),
+        ),
+    ),
+    Mutant(
+        "replayed_arguments_made_utf8_safe",
+        "c07_tuple_log",
+        "replay",
+        "Replay makes a call's arguments safe to send as UTF-8 (encoded with errors='replace'), "
+        "so a lone surrogate in them comes back as '?'.",
+        (
+            (
+                '            function = {"name": p["name"], "arguments": p["arguments"]}\n',
+                '            safe = p["arguments"].encode("utf-8", "replace").decode("utf-8")\n'
+                '            function = {"name": p["name"], "arguments": safe}\n',
+            ),
+        ),
+    ),
 )
 MUTANTS = MUTANTS + EDGE_MUTANTS

@@ -510,5 +510,15 @@ BROKEN_BEHAVIOUR: dict[str, Callable[[ModuleType], bool]] = {
     ) != [{"role": "assistant", "content": ""}],
     "sessions_seen_looked_for_in_a_joined_text": lambda m: sessions(
         m, user("a\x1fb"), user("b")) != ["a\x1fb", "b"],
+    "tool_names_cleaned_into_utf8": lambda m: m.append_event(
+        log_of(m), "s", "tool_call", {"call_id": "1", "name": "\ud800", "arguments": "{}"}
+    )[1].payload["name"] != "\ud800",
+    "payload_keys_must_be_utf8": lambda m: not accepted(
+        m, log_of(m), "s", "user_message", {"content": "hi", "\udc80": 1}),
+    "call_ids_compared_by_their_escaped_utf8": lambda m: not accepted(
+        m, log_of(m, call("s", "\ud800")), *call("s", "\\ud800")),
+    "replayed_arguments_made_utf8_safe": lambda m: replay(
+        m, "s", call("s", "1", '{"q": "\ud800"}')
+    )[0]["tool_calls"][0]["function"]["arguments"] != '{"q": "\ud800"}',
 }
 # fmt: on

@@ -1,6 +1,7 @@
 """Task 1's examples at the edges (issue 28): every size of a payload at every power of two and
 its neighbours, extra keys named like the event's own fields, JSON arguments with several
-keys, and one mapping passed to two appends and changed in between.
+keys, lone surrogates in every string an append takes, and one mapping passed to two appends
+and changed in between.
 
 Each program is appended once, strictly, and its log probed at the end: a size is met where
 append_event copies and stores it, and observed once (a 65,537-character text costs what it
@@ -144,9 +145,40 @@ def _json_arguments() -> Program:
     ))  # fmt: skip
 
 
+def _lone_surrogates() -> Program:
+    """A lone surrogate, high and low, in every string an append takes: a payload key, a
+    tool's name, its arguments, a result's content; and call ids beside what an encoder
+    would turn a lone surrogate into (its backslash escape, "?", U+FFFD, nothing at all),
+    each a call of its own. Code that sends a string through UTF-8 (to store it, to key an
+    index with it, to make a message "API-safe") refuses it, changes it or takes two ids for
+    one; the contract keeps every string as it was given."""
+
+    def call(call_id: str, name: str = "search", arguments: str = "{}") -> Append:
+        return Append("a", "tool_call", {"call_id": call_id, "name": name, "arguments": arguments})
+
+    def result(call_id: str, content: str = "ok") -> Append:
+        return Append("a", "tool_result", {"call_id": call_id, "content": content})
+
+    return _program(
+        Append("a", "user_message",
+               {"content": "\udfff", "\udc80": 1, "a\ud800b": ["\ud800"]}),
+        call("\ud800", "\ud800", '{"q": "\ud800"}'),
+        call("\\ud800"),
+        call("?", "\udc80", "\udfff"),
+        call("\\udc80", "a\udfffb"),
+        call("\ufffd"),
+        call("c"),
+        call("c\udfff"),
+        result("c\udfff", "\ud800"),
+        result("\ud800"),
+        result("c"),
+    )  # fmt: skip
+
+
 ITEMS, KEYS, DEPTHS, TEXTS = _items(), _keys(), _depths(), _texts()
 SESSION_IDS, CALL_IDS, INTS = _session_ids(), _call_ids(), _ints()
 FIELD_NAMED_KEYS, ARGUMENTS_WITH_SEVERAL_KEYS = _field_named_keys(), _json_arguments()
+LONE_SURROGATES = _lone_surrogates()
 
 
 def appended_once(plan: Plan, program: Program) -> None:
@@ -175,7 +207,7 @@ def same_mapping_twice(plan: Plan, _: object) -> None:
 
 
 PAST_THE_MAXIMUM = (ITEMS, KEYS, DEPTHS, TEXTS, SESSION_IDS, CALL_IDS, INTS)
-MECHANISMS = (FIELD_NAMED_KEYS, ARGUMENTS_WITH_SEVERAL_KEYS)
+MECHANISMS = (FIELD_NAMED_KEYS, ARGUMENTS_WITH_SEVERAL_KEYS, LONE_SURROGATES)
 SAME_MAPPING = None  # the example needs no data: its build holds it
 PROPERTIES = (
     Property(

@@ -17,6 +17,7 @@ from grader.engine.plan import Plan
 from grader.engine.programs import Append, Block, Program, Style, programs, session_of, sweep
 from grader.engine.properties import Property
 from grader.engine.steps import Context, LogVar
+from grader.tasks.append_and_ids.edges import LONE_SURROGATES
 from grader.tasks.replay import edges
 
 KINDS = ("user_message", "assistant_message", "tool_call", "tool_result", "tool_call", "tool_call")
@@ -173,6 +174,7 @@ PROPERTIES = (
             edges.MESSAGE_KEY_EXTRAS,
             edges.TEXT_SESSIONS,
             edges.FOREIGN_EVENTS_IN_A_RUN,
+            LONE_SURROGATES,
         ),
         ("replay.mapping", "replay.merge", "replay.isolated", CHANGED),
     ),
