@@ -99,6 +99,8 @@ CAUGHT_ONLY_BY: dict[str, tuple[str, Any]] = {
     "payload_keys_must_be_utf8": ("edges", append_edges.LONE_SURROGATES),
     "call_ids_compared_by_their_escaped_utf8": ("edges", append_edges.LONE_SURROGATES),
     "replayed_arguments_made_utf8_safe": ("messages", append_edges.LONE_SURROGATES),
+    "sessions_read_by_their_crc32": ("reads", read_edges.COLLIDING_SESSIONS),
+    "session_ids_read_by_their_first_1024_characters": ("reads", read_edges.COLLIDING_SESSIONS),
 }
 BY_NAME = {mutant.name: mutant for mutant in EDGE_MUTANTS}
 #: Each mechanism issue 28 lists (and each the contract's decisions added), with the mutants
@@ -159,6 +161,10 @@ MECHANISMS: dict[str, tuple[str, ...]] = {
         "payload_keys_must_be_utf8",
         "call_ids_compared_by_their_escaped_utf8",
         "replayed_arguments_made_utf8_safe",
+    ),
+    "session ids alike in a checksum or a long prefix, each a session of its own": (
+        "sessions_read_by_their_crc32",
+        "session_ids_read_by_their_first_1024_characters",
     ),
 }
 

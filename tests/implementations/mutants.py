@@ -1869,5 +1869,36 @@ EDGE_MUTANTS: tuple[Mutant, ...] = (
             ),
         ),
     ),
+    Mutant(
+        "sessions_read_by_their_crc32",
+        "c07_tuple_log",
+        "read_and_resume",
+        "Reads compare sessions by the CRC-32 of their ids ('an int is cheaper to compare than "
+        "a long string'): two ids with one checksum read as one session.",
+        (
+            (
+                C07_READ,
+                "    from zlib import crc32\n"
+                "    def key(s):\n"
+                "        return crc32(s.encode('utf-8', 'surrogatepass'))\n"
+                "    return tuple(e for e in log if key(e.session_id) == key(session_id)"
+                " and e.event_id > after_event_id)\n",
+            ),
+        ),
+    ),
+    Mutant(
+        "session_ids_read_by_their_first_1024_characters",
+        "c07_tuple_log",
+        "read_and_resume",
+        "Reads compare session ids by their first 1,024 characters, the width of the column "
+        "they would be kept in: two ids that differ only later read as one session.",
+        (
+            (
+                C07_READ,
+                "    return tuple(e for e in log if e.session_id[:1024] == session_id[:1024]"
+                " and e.event_id > after_event_id)\n",
+            ),
+        ),
+    ),
 )
 MUTANTS = MUTANTS + EDGE_MUTANTS

@@ -517,6 +517,10 @@ BROKEN_BEHAVIOUR: dict[str, Callable[[ModuleType], bool]] = {
         m, log_of(m), "s", "user_message", {"content": "hi", "\udc80": 1}),
     "call_ids_compared_by_their_escaped_utf8": lambda m: not accepted(
         m, log_of(m, call("s", "\ud800")), *call("s", "\\ud800")),
+    "sessions_read_by_their_crc32": lambda m: ids(
+        m, log_of(m, user("fqb17i228u")), "hh578ntdii") != [],
+    "session_ids_read_by_their_first_1024_characters": lambda m: ids(
+        m, log_of(m, user("s" * 1024 + "a")), "s" * 1024 + "b") != [],
     "replayed_arguments_made_utf8_safe": lambda m: replay(
         m, "s", call("s", "1", '{"q": "\ud800"}')
     )[0]["tool_calls"][0]["function"]["arguments"] != '{"q": "\ud800"}',

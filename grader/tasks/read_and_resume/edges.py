@@ -1,7 +1,7 @@
 """Task 2's examples at the edges (issue 28): sessions whose ids hold lone surrogates beside
-the characters an encoder would turn them into, or are a subclass of str; reads of newer logs
-after a branch. (Reads of every size at a power of two are the ``reads`` property's, on its
-long session.)
+the characters an encoder would turn them into, or are a subclass of str, or collide in a
+checksum or in their first 2,049 characters; reads of newer logs after a branch. (Reads of
+every size at a power of two are the ``reads`` property's, on its long session.)
 """
 
 from __future__ import annotations
@@ -32,6 +32,14 @@ SURROGATE_IDS = (
 )  # fmt: skip
 SURROGATE_SESSIONS = Program(
     SURROGATE_IDS, (Block("alternate", 2 * len(SURROGATE_IDS), SURROGATE_IDS, "loop0"),)
+)
+#: Session ids that look alike to code keying sessions by something shorter than the id:
+#: two with one CRC-32 (of their UTF-8), two with one Adler-32, and two that differ only
+#: after their first 2,049 characters (a column of 255 or 256, a key cut at 1,024 or
+#: 2,048). Each a session of its own: another's events never leak in.
+COLLIDING_IDS = ("fqb17i228u", "hh578ntdii", "aca", "bab", "s" * 2049 + "a", "s" * 2049 + "b")
+COLLIDING_SESSIONS = Program(
+    COLLIDING_IDS, (Block("alternate", 2 * len(COLLIDING_IDS), COLLIDING_IDS, "loop0"),)
 )
 
 
