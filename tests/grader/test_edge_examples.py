@@ -101,6 +101,10 @@ CAUGHT_ONLY_BY: dict[str, tuple[str, Any]] = {
     "replayed_arguments_made_utf8_safe": ("messages", append_edges.LONE_SURROGATES),
     "sessions_read_by_their_crc32": ("reads", read_edges.COLLIDING_SESSIONS),
     "session_ids_read_by_their_first_1024_characters": ("reads", read_edges.COLLIDING_SESSIONS),
+    "long_texts_kept_once_by_their_first_1024_characters": (
+        "edges",
+        append_edges.TEXTS_ALIKE,
+    ),
 }
 BY_NAME = {mutant.name: mutant for mutant in EDGE_MUTANTS}
 #: Each mechanism issue 28 lists (and each the contract's decisions added), with the mutants
@@ -165,6 +169,9 @@ MECHANISMS: dict[str, tuple[str, ...]] = {
     "session ids alike in a checksum or a long prefix, each a session of its own": (
         "sessions_read_by_their_crc32",
         "session_ids_read_by_their_first_1024_characters",
+    ),
+    "long texts of one length, alike but for one character": (
+        "long_texts_kept_once_by_their_first_1024_characters",
     ),
 }
 

@@ -1900,5 +1900,26 @@ EDGE_MUTANTS: tuple[Mutant, ...] = (
             ),
         ),
     ),
+    Mutant(
+        "long_texts_kept_once_by_their_first_1024_characters",
+        "c07_tuple_log",
+        "append_and_ids",
+        "Long texts are kept once each ('tool outputs repeat a lot'), under their length and "
+        "first 1,024 characters: a later text alike in both is stored as the first one.",
+        (
+            (
+                'NON_EMPTY = ("call_id", "name")\n',
+                'NON_EMPTY = ("call_id", "name")\nLONG_TEXTS: dict[Any, str] = {}\n',
+            ),
+            (
+                C07_ITEMS,
+                "    def kept(value):\n"
+                "        if isinstance(value, str) and len(value) > 1024:\n"
+                "            return LONG_TEXTS.setdefault((len(value), value[:1024]), value)\n"
+                "        return copy.deepcopy(value)\n"
+                "    items = tuple((key, kept(value)) for key, value in payload.items())\n",
+            ),
+        ),
+    ),
 )
 MUTANTS = MUTANTS + EDGE_MUTANTS

@@ -311,6 +311,12 @@ def _call_made_again_after_a_refused_result(m: ModuleType) -> bool:
     return accepted(m, log, *call("s", "1"))
 
 
+def _long_texts_alike_kept_as_one(m: ModuleType) -> bool:
+    first, second = "x" * 1100 + "a", "x" * 1100 + "b"
+    log = log_of(m, user("s", first), user("s", second))
+    return plain(m.get_events_for_session(log, "s")[1].payload)["content"] != second
+
+
 def _deep(depth: int) -> Any:
     value: Any = "leaf"
     for _ in range(depth - 1):
@@ -517,6 +523,7 @@ BROKEN_BEHAVIOUR: dict[str, Callable[[ModuleType], bool]] = {
         m, log_of(m), "s", "user_message", {"content": "hi", "\udc80": 1}),
     "call_ids_compared_by_their_escaped_utf8": lambda m: not accepted(
         m, log_of(m, call("s", "\ud800")), *call("s", "\\ud800")),
+    "long_texts_kept_once_by_their_first_1024_characters": _long_texts_alike_kept_as_one,
     "sessions_read_by_their_crc32": lambda m: ids(
         m, log_of(m, user("fqb17i228u")), "hh578ntdii") != [],
     "session_ids_read_by_their_first_1024_characters": lambda m: ids(

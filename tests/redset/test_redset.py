@@ -69,7 +69,6 @@ KNOWN_GAPS: frozenset[str] = frozenset(
         "b/wrong/w02_long_list_shallow_512.py",
         "b/wrong/w03_flat_probe_64.py",
         "b/wrong/w04_big_dict_view_1024.py",
-        "b/wrong/w09_text_intern_by_prefix.py",
         "b/wrong/w10_text_chunks_2_17.py",
         "b/wrong/w11_replay_clips_results.py",
         "b/wrong/w14_reuse_lookback_2048.py",

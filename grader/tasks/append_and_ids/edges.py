@@ -1,7 +1,7 @@
 """Task 1's examples at the edges (issue 28): every size of a payload at every power of two and
 its neighbours, extra keys named like the event's own fields, JSON arguments with several
-keys, lone surrogates in every string an append takes, and one mapping passed to two appends
-and changed in between.
+keys, lone surrogates in every string an append takes, long texts alike but for one
+character, and one mapping passed to two appends and changed in between.
 
 Each program is appended once, strictly, and its log probed at the end: a size is met where
 append_event copies and stores it, and observed once (a 65,537-character text costs what it
@@ -175,10 +175,24 @@ def _lone_surrogates() -> Program:
     )  # fmt: skip
 
 
+def _texts_alike() -> Program:
+    """Long texts of one length that differ in one character only (the last, or one in the
+    middle), each in a payload of its own, as a content, a result and an extra value. Code
+    that keeps one copy of each long text, keyed by less than the whole text (its length and
+    its first 1,024 characters, a hash of a prefix), stores the first for the others."""
+    base = "x" * 4097
+    alike = (base + "a", base + "b", base[:2048] + "y" + base[2049:] + "a")
+    return _program(
+        *(Append("a", "user_message", {"content": text}) for text in alike),
+        Append("a", "tool_call", {"call_id": "c1", "name": "search", "arguments": "{}"}),
+        Append("a", "tool_result", {"call_id": "c1", "content": alike[1], "extra": alike[2]}),
+    )
+
+
 ITEMS, KEYS, DEPTHS, TEXTS = _items(), _keys(), _depths(), _texts()
 SESSION_IDS, CALL_IDS, INTS = _session_ids(), _call_ids(), _ints()
 FIELD_NAMED_KEYS, ARGUMENTS_WITH_SEVERAL_KEYS = _field_named_keys(), _json_arguments()
-LONE_SURROGATES = _lone_surrogates()
+LONE_SURROGATES, TEXTS_ALIKE = _lone_surrogates(), _texts_alike()
 
 
 def appended_once(plan: Plan, program: Program) -> None:
@@ -207,7 +221,7 @@ def same_mapping_twice(plan: Plan, _: object) -> None:
 
 
 PAST_THE_MAXIMUM = (ITEMS, KEYS, DEPTHS, TEXTS, SESSION_IDS, CALL_IDS, INTS)
-MECHANISMS = (FIELD_NAMED_KEYS, ARGUMENTS_WITH_SEVERAL_KEYS, LONE_SURROGATES)
+MECHANISMS = (FIELD_NAMED_KEYS, ARGUMENTS_WITH_SEVERAL_KEYS, LONE_SURROGATES, TEXTS_ALIKE)
 SAME_MAPPING = None  # the example needs no data: its build holds it
 PROPERTIES = (
     Property(
