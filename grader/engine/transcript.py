@@ -48,8 +48,13 @@ def source(value: Any) -> str:
     if isinstance(value, defaultdict):
         return f"defaultdict(str, {source(dict(value))})"
     if type(value) is dict:
-        return "{" + ", ".join(f"{literal(k)}: {source(v)}" for k, v in value.items()) + "}"
+        return "{" + ", ".join(f"{_key(k)}: {source(v)}" for k, v in value.items()) + "}"
     return literal(value, limit=None)
+
+
+def _key(key: Any) -> str:
+    """A mapping's key as a literal; a subclass of str as the call that makes it."""
+    return source(key) if isinstance(key, Text) else literal(key)
 
 
 def wrap(payload: dict[str, Any], wrapper: str) -> Any:

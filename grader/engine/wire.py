@@ -29,7 +29,10 @@ def encode(value: Any) -> Any:
     if kind is str or kind is int or kind is bool or kind is float or value is None:
         return value
     if kind is dict:
-        return {key: encode(item) for key, item in value.items()}
+        if all(type(key) is str for key in value):
+            return {key: encode(item) for key, item in value.items()}
+        # A key that is a subclass of str: marshal sends exact strs only.
+        return ("$keyed", [[encode(key), encode(item)] for key, item in value.items()])
     if kind is list:
         return [encode(item) for item in value]
     if kind is tuple:

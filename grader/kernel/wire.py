@@ -11,6 +11,7 @@ tuple ``(TAG, ...)``:
 ``("$proxy", {mapping})``          a ``types.MappingProxyType`` over a dict
 ``("$mapping", {mapping})``        a read-only ``Mapping`` that is not a dict
 ``("$text", "s")``                 a subclass of ``str``
+``("$keyed", [[k, v], ...])``      a dict whose keys are not all exact ``str``s
 ``("$defaultdict", {mapping})``    a ``collections.defaultdict(str)``: a missing key reads as ""
 =================================  ===================================================
 
@@ -61,6 +62,8 @@ def decode(data: Any, values: dict[str, Any]) -> Any:
         return ReadOnlyMapping(decode(data[1], values))
     if tag == "$text":
         return Text(data[1])
+    if tag == "$keyed":
+        return {decode(key, values): decode(item, values) for key, item in data[1]}
     if tag == "$defaultdict":
         return _DefaultDict(_str, decode(data[1], values))
     raise ValueError(f"unknown tag {tag!r}")

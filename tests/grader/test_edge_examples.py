@@ -105,6 +105,7 @@ CAUGHT_ONLY_BY: dict[str, tuple[str, Any]] = {
         "edges",
         append_edges.TEXTS_ALIKE,
     ),
+    "payload_keys_must_be_exact_strs": ("acceptance_table", reject_edges.TEXT_SUBCLASSES),
 }
 BY_NAME = {mutant.name: mutant for mutant in EDGE_MUTANTS}
 #: Each mechanism issue 28 lists (and each the contract's decisions added), with the mutants
@@ -129,7 +130,10 @@ MECHANISMS: dict[str, tuple[str, ...]] = {
         "arguments_with_several_keys_normalised",
         "compact_arguments_stored_with_sorted_keys",
     ),
-    "a str subclass wherever a string goes": ("str_subclass_event_types_refused",),
+    "a str subclass wherever a string goes": (
+        "str_subclass_event_types_refused",
+        "payload_keys_must_be_exact_strs",
+    ),
     "lone surrogates beside the characters an encoder would turn them into": (
         "session_ids_compared_with_surrogates_replaced",
     ),

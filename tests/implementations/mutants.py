@@ -1921,5 +1921,19 @@ EDGE_MUTANTS: tuple[Mutant, ...] = (
             ),
         ),
     ),
+    Mutant(
+        "payload_keys_must_be_exact_strs",
+        "c07_tuple_log",
+        "reject_bad_input",
+        "Payload keys must be exactly of type str (meant to refuse int keys), so a payload "
+        "whose key is a subclass of str is refused.",
+        (
+            (
+                C07_VALID,
+                C07_VALID
+                + "    if any(type(key) is not str for key in payload):\n        return False\n",
+            ),
+        ),
+    ),
 )
 MUTANTS = MUTANTS + EDGE_MUTANTS

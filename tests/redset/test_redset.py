@@ -63,7 +63,6 @@ KNOWN_GAPS: frozenset[str] = frozenset(
         "a/wrong/w41_text_truncate_131072.py",
         "a/wrong/w43_text_compress_surrogates_32768.py",
         "a/wrong/w46_replay_tool_content_32768.py",
-        "a/wrong/w68_strsub_key_type_is.py",
         "a/wrong/w76_tuple_holding_proxy.py",
         "b/wrong/w01_freeze_depth_192.py",
         "b/wrong/w02_long_list_shallow_512.py",

@@ -76,7 +76,8 @@ def _filler(gap: int, count: int | None = None) -> Block:
 #: Every gap, then (in the ``refusals`` property) the first call's id reused 1,300 events on.
 GAPS = gap_program("a", boundaries(LONGEST_GAP))
 
-#: A subclass of ``str`` for every string an append takes, the event type included.
+#: A subclass of ``str`` for every string an append takes, the event type and payload keys
+#: (at the top and nested) included.
 TEXT_SUBCLASSES = tagged(
     Program(
         ("a",),
@@ -84,7 +85,11 @@ TEXT_SUBCLASSES = tagged(
             Append(
                 Text("a"),
                 Text("user_message"),
-                {"content": Text("hi"), "meta": [Text("x"), {"k": Text("v")}]},
+                {
+                    "content": Text("hi"),
+                    "meta": [Text("x"), {Text("k"): Text("v")}],
+                    Text("tag"): 1,
+                },
             ),
             Append(
                 "a",
