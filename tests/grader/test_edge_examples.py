@@ -45,6 +45,8 @@ CAUGHT_ONLY_BY: dict[str, tuple[str, Any]] = {
     "results_looked_for_in_the_last_1024_events": ("refusals", reject_edges.GAPS),
     "replay_runs_split_at_512_calls": ("sizes", replay_edges.RUN_SIZES),
     "replay_returns_at_most_1024_messages": ("sizes", replay_edges.REPLAY_SIZES),
+    "replayed_results_clipped_at_32768_characters": ("sizes", append_edges.LONG_RESULT),
+    "long_texts_stored_as_utf8_with_replace": ("edges", append_edges.LONG_RESULT),
     "payload_lists_cut_at_2048_items": ("edges", append_edges.ITEMS),
     "payload_keys_cut_at_2048": ("edges", append_edges.KEYS),
     "copy_stops_160_levels_down": ("edges", append_edges.DEPTHS),

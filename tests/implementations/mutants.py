@@ -1935,5 +1935,37 @@ EDGE_MUTANTS: tuple[Mutant, ...] = (
             ),
         ),
     ),
+    Mutant(
+        "replayed_results_clipped_at_32768_characters",
+        "c07_tuple_log",
+        "replay",
+        "Replay cuts a tool result's content to its first 32,768 characters, to fit a model's "
+        "context.",
+        (
+            (
+                C07_RESULT,
+                C07_RESULT.replace('"content": p["content"]', '"content": p["content"][:32768]'),
+            ),
+        ),
+        needs_size="a tool result of more than 32,768 characters",
+    ),
+    Mutant(
+        "long_texts_stored_as_utf8_with_replace",
+        "c07_tuple_log",
+        "append_and_ids",
+        "Texts longer than 32,768 characters are stored as UTF-8 (to be compressed) with "
+        "errors='replace', so a lone surrogate in a long text comes back as '?'.",
+        (
+            (
+                C07_ITEMS,
+                "    def kept(value):\n"
+                "        if isinstance(value, str) and len(value) > 32768:\n"
+                "            return value.encode('utf-8', 'replace').decode('utf-8')\n"
+                "        return copy.deepcopy(value)\n"
+                "    items = tuple((key, kept(value)) for key, value in payload.items())\n",
+            ),
+        ),
+        needs_size="a text of more than 32,768 characters",
+    ),
 )
 MUTANTS = MUTANTS + EDGE_MUTANTS

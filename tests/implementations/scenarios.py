@@ -526,6 +526,11 @@ BROKEN_BEHAVIOUR: dict[str, Callable[[ModuleType], bool]] = {
     "long_texts_kept_once_by_their_first_1024_characters": _long_texts_alike_kept_as_one,
     "payload_keys_must_be_exact_strs": lambda m: not accepted(
         m, log_of(m), "s", "user_message", {"content": "hi", type("Key", (str,), {})("tag"): 1}),
+    "replayed_results_clipped_at_32768_characters": lambda m: replay(
+        m, "s", call("s", "1"), ("s", "tool_result", {"call_id": "1", "content": "x" * 40_000})
+    )[1]["content"] != "x" * 40_000,
+    "long_texts_stored_as_utf8_with_replace": lambda m: plain(m.get_events_for_session(
+        log_of(m, user("s", "x" * 40_000 + "\ud800")), "s")[0].payload)["content"][-1] != "\ud800",
     "sessions_read_by_their_crc32": lambda m: ids(
         m, log_of(m, user("fqb17i228u")), "hh578ntdii") != [],
     "session_ids_read_by_their_first_1024_characters": lambda m: ids(

@@ -61,8 +61,6 @@ KNOWN_GAPS: frozenset[str] = frozenset(
         "a/wrong/w37_keys_shallow_1024.py",
         "a/wrong/w39_depth_copy_limit_128.py",
         "a/wrong/w41_text_truncate_131072.py",
-        "a/wrong/w43_text_compress_surrogates_32768.py",
-        "a/wrong/w46_replay_tool_content_32768.py",
         "a/wrong/w76_tuple_holding_proxy.py",
         "b/wrong/w01_freeze_depth_192.py",
         "b/wrong/w02_long_list_shallow_512.py",

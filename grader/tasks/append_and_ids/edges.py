@@ -1,7 +1,8 @@
 """Task 1's examples at the edges (issue 28): every size of a payload at every power of two and
 its neighbours, extra keys named like the event's own fields, JSON arguments with several
-keys, lone surrogates in every string an append takes, long texts alike but for one
-character, and one mapping passed to two appends and changed in between.
+keys, lone surrogates in every string an append takes (and at the end of a long result),
+long texts alike but for one character, and one mapping passed to two appends and changed in
+between.
 
 Each program is appended once, strictly, and its log probed at the end: a size is met where
 append_event copies and stores it, and observed once (a 65,537-character text costs what it
@@ -189,10 +190,27 @@ def _texts_alike() -> Program:
     )
 
 
+#: A tool's result past 2**15 and 2**16 characters, as long as the longest text of TEXTS.
+LONG_RESULT_LENGTH = 65_537
+
+
+def _long_result() -> Program:
+    """A tool's result of 65,537 characters ending in a lone surrogate: appended, and (task 4)
+    replayed. Code that clips a long output "to fit a model's context", or keeps long texts
+    compressed as UTF-8 (a lone surrogate then comes back as "?"), changes it; the contract
+    keeps it as given."""
+    content = "r" * (LONG_RESULT_LENGTH - 1) + "\ud800"
+    return _program(
+        Append("a", "tool_call", {"call_id": "c1", "name": "search", "arguments": "{}"}),
+        Append("a", "tool_result", {"call_id": "c1", "content": content}),
+    )
+
+
 ITEMS, KEYS, DEPTHS, TEXTS = _items(), _keys(), _depths(), _texts()
 SESSION_IDS, CALL_IDS, INTS = _session_ids(), _call_ids(), _ints()
 FIELD_NAMED_KEYS, ARGUMENTS_WITH_SEVERAL_KEYS = _field_named_keys(), _json_arguments()
 LONE_SURROGATES, TEXTS_ALIKE = _lone_surrogates(), _texts_alike()
+LONG_RESULT = _long_result()
 
 
 def appended_once(plan: Plan, program: Program) -> None:
@@ -221,7 +239,9 @@ def same_mapping_twice(plan: Plan, _: object) -> None:
 
 
 PAST_THE_MAXIMUM = (ITEMS, KEYS, DEPTHS, TEXTS, SESSION_IDS, CALL_IDS, INTS)
-MECHANISMS = (FIELD_NAMED_KEYS, ARGUMENTS_WITH_SEVERAL_KEYS, LONE_SURROGATES, TEXTS_ALIKE)
+MECHANISMS = (
+    FIELD_NAMED_KEYS, ARGUMENTS_WITH_SEVERAL_KEYS, LONE_SURROGATES, TEXTS_ALIKE, LONG_RESULT
+)  # fmt: skip
 SAME_MAPPING = None  # the example needs no data: its build holds it
 PROPERTIES = (
     Property(

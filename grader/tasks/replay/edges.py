@@ -1,7 +1,7 @@
 """Task 4's examples at the edges (issue 28): replays of exactly 2**n - 1, 2**n and 2**n + 1
-messages, and of runs of that many calls; replays after refused appends; extra payload keys
-named like a message's own, on every kind of event; a run of calls with another session's
-result, message and call inside it.
+messages, and of runs of that many calls, and of a result of 65,537 characters (task 1's);
+replays after refused appends; extra payload keys named like a message's own, on every kind
+of event; a run of calls with another session's result, message and call inside it.
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ from grader.engine.plan import Plan
 from grader.engine.programs import Append, Block, Program
 from grader.engine.properties import Property
 from grader.engine.steps import LogVar
+from grader.tasks.append_and_ids.edges import LONG_RESULT
 from grader.values import Text
 
 MOST_MESSAGES = 1025
@@ -170,7 +171,7 @@ PROPERTIES = (
         st.nothing(),
         replay_as_it_grows,
         0,
-        (REPLAY_SIZES, RUN_SIZES),
+        (REPLAY_SIZES, RUN_SIZES, LONG_RESULT),
         ("replay.mapping", "replay.merge"),
     ),
     Property(
