@@ -45,6 +45,8 @@ CAUGHT_ONLY_BY: dict[str, tuple[str, Any]] = {
     "results_looked_for_in_the_last_1024_events": ("refusals", reject_edges.GAPS),
     "replay_runs_split_at_512_calls": ("sizes", replay_edges.RUN_SIZES),
     "replay_returns_at_most_1024_messages": ("sizes", replay_edges.REPLAY_SIZES),
+    "long_lists_copied_in_one_step": ("caller_payload", append_edges.WIDE_PAYLOAD),
+    "wide_mappings_wrapped_not_copied": ("caller_payload", append_edges.WIDE_PAYLOAD),
     "replayed_results_clipped_at_32768_characters": ("sizes", append_edges.LONG_RESULT),
     "long_texts_stored_as_utf8_with_replace": ("edges", append_edges.LONG_RESULT),
     "payload_lists_cut_at_2048_items": ("edges", append_edges.ITEMS),

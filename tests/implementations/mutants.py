@@ -1967,5 +1967,41 @@ EDGE_MUTANTS: tuple[Mutant, ...] = (
         ),
         needs_size="a text of more than 32,768 characters",
     ),
+    Mutant(
+        "long_lists_copied_in_one_step",
+        "c07_tuple_log",
+        "append_and_ids",
+        "A list of more than 512 items is taken for a row of data and copied in one step, "
+        "tuple(value): a container inside it stays the caller's.",
+        (
+            (
+                C07_ITEMS,
+                "    def kept(value):\n"
+                "        if isinstance(value, list) and len(value) > 512:\n"
+                "            return tuple(value)\n"
+                "        return copy.deepcopy(value)\n"
+                "    items = tuple((key, kept(value)) for key, value in payload.items())\n",
+            ),
+        ),
+        needs_size="a list of more than 512 items, changed by its caller",
+    ),
+    Mutant(
+        "wide_mappings_wrapped_not_copied",
+        "c07_tuple_log",
+        "append_and_ids",
+        "A mapping of more than 1,024 keys is kept as a view over the caller's own (a ChainMap "
+        "of it) instead of copied: the caller can still change it.",
+        (
+            (
+                C07_ITEMS,
+                "    def kept(value):\n"
+                "        if isinstance(value, dict) and len(value) > 1024:\n"
+                "            return __import__('collections').ChainMap(value)\n"
+                "        return copy.deepcopy(value)\n"
+                "    items = tuple((key, kept(value)) for key, value in payload.items())\n",
+            ),
+        ),
+        needs_size="a mapping of more than 1,024 keys, changed by its caller",
+    ),
 )
 MUTANTS = MUTANTS + EDGE_MUTANTS

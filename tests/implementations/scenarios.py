@@ -317,6 +317,23 @@ def _long_texts_alike_kept_as_one(m: ModuleType) -> bool:
     return plain(m.get_events_for_session(log, "s")[1].payload)["content"] != second
 
 
+def _caller_changes_what_is_inside(
+    holding: Callable[[list[int]], Any],
+) -> Callable[[ModuleType], bool]:
+    """Whether a change the caller makes, after the append, to a list inside ``holding(it)``
+    reaches the stored payload."""
+
+    def scenario(m: ModuleType) -> bool:
+        last = [1]
+        log = log_of(m, ("s", "user_message", {"content": "x", "big": holding(last)}))
+        last.append(2)
+        stored = plain(m.get_events_for_session(log, "s")[0].payload)["big"]
+        inner = stored["last"] if isinstance(stored, dict) else stored[-1]
+        return list(inner) != [1]
+
+    return scenario
+
+
 def _deep(depth: int) -> Any:
     value: Any = "leaf"
     for _ in range(depth - 1):
@@ -531,6 +548,10 @@ BROKEN_BEHAVIOUR: dict[str, Callable[[ModuleType], bool]] = {
     )[1]["content"] != "x" * 40_000,
     "long_texts_stored_as_utf8_with_replace": lambda m: plain(m.get_events_for_session(
         log_of(m, user("s", "x" * 40_000 + "\ud800")), "s")[0].payload)["content"][-1] != "\ud800",
+    "long_lists_copied_in_one_step": _caller_changes_what_is_inside(
+        lambda last: [0] * 600 + [last]),
+    "wide_mappings_wrapped_not_copied": _caller_changes_what_is_inside(
+        lambda last: {**{str(k): 0 for k in range(1100)}, "last": last}),
     "sessions_read_by_their_crc32": lambda m: ids(
         m, log_of(m, user("fqb17i228u")), "hh578ntdii") != [],
     "session_ids_read_by_their_first_1024_characters": lambda m: ids(

@@ -206,6 +206,23 @@ def _long_result() -> Program:
     )
 
 
+#: One payload long and wide at once, changed by its caller after the append: a list of 1,025
+#: items and a mapping of 1,025 keys, each ending in a list. Code that copies a long list in
+#: one step once its first items look flat (past 64, 512 items), or wraps a wide mapping in a
+#: view instead of copying it, lets the change reach the log. (ITEMS and KEYS reach those
+#: sizes, never changed.)
+WIDE_PAYLOAD = _program(
+    Append(
+        "a",
+        "user_message",
+        {
+            "content": "wide",
+            "rows": [0] * 1024 + [[1]],
+            "table": {**{str(k): 0 for k in range(1024)}, "last": [1]},
+        },
+    )
+)
+
 ITEMS, KEYS, DEPTHS, TEXTS = _items(), _keys(), _depths(), _texts()
 SESSION_IDS, CALL_IDS, INTS = _session_ids(), _call_ids(), _ints()
 FIELD_NAMED_KEYS, ARGUMENTS_WITH_SEVERAL_KEYS = _field_named_keys(), _json_arguments()

@@ -213,7 +213,7 @@ PROPERTIES = (
         programs(SHORT, least=1),
         caller_payload,
         8,
-        (ODD_PAYLOADS, sweep(light=True)),
+        (ODD_PAYLOADS, sweep(light=True), edges.WIDE_PAYLOAD),
         ("append.caller_payload_copied",),
     ),
     Property(
