@@ -25,6 +25,7 @@ from grader.tasks import TASKS_BY_ID
 from grader.tasks.append_and_ids import edges as append_edges
 from grader.tasks.append_and_ids import properties as append_properties
 from grader.tasks.list_sessions import edges as list_edges
+from grader.tasks.list_sessions import properties as list_properties
 from grader.tasks.read_and_resume import edges as read_edges
 from grader.tasks.read_and_resume import properties as read_properties
 from grader.tasks.reject_bad_input import edges as reject_edges
@@ -45,6 +46,7 @@ CAUGHT_ONLY_BY: dict[str, tuple[str, Any]] = {
     "results_looked_for_in_the_last_1024_events": ("refusals", reject_edges.GAPS),
     "replay_runs_split_at_512_calls": ("sizes", replay_edges.RUN_SIZES),
     "replay_returns_at_most_1024_messages": ("sizes", replay_edges.REPLAY_SIZES),
+    "sessions_seen_remembered_for_the_last_256": ("listing", list_properties.MANY),
     "long_lists_copied_in_one_step": ("caller_payload", append_edges.WIDE_PAYLOAD),
     "wide_mappings_wrapped_not_copied": ("caller_payload", append_edges.WIDE_PAYLOAD),
     "replayed_results_clipped_at_32768_characters": ("sizes", append_edges.LONG_RESULT),

@@ -2003,5 +2003,26 @@ EDGE_MUTANTS: tuple[Mutant, ...] = (
         ),
         needs_size="a mapping of more than 1,024 keys, changed by its caller",
     ),
+    Mutant(
+        "sessions_seen_remembered_for_the_last_256",
+        "c07_tuple_log",
+        "list_sessions",
+        "The list remembers the 256 sessions seen most recently, to skip repeats: a session "
+        "that comes back after 256 others is listed again.",
+        (
+            (
+                C07_SESSIONS,
+                "    recent, listed = {}, []\n"
+                "    for e in log:\n"
+                "        if recent.pop(e.session_id, 0) == 0:\n"
+                "            listed.append(e.session_id)\n"
+                "        recent[e.session_id] = 1\n"
+                "        if len(recent) > 256:\n"
+                "            del recent[next(iter(recent))]\n"
+                "    return tuple(listed)\n",
+            ),
+        ),
+        needs_size="a session back after 256 others",
+    ),
 )
 MUTANTS = MUTANTS + EDGE_MUTANTS

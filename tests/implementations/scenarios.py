@@ -552,6 +552,8 @@ BROKEN_BEHAVIOUR: dict[str, Callable[[ModuleType], bool]] = {
         lambda last: [0] * 600 + [last]),
     "wide_mappings_wrapped_not_copied": _caller_changes_what_is_inside(
         lambda last: {**{str(k): 0 for k in range(1100)}, "last": last}),
+    "sessions_seen_remembered_for_the_last_256": lambda m: sessions(
+        m, *(user(f"s{i}") for i in range(300)), user("s0")) != [f"s{i}" for i in range(300)],
     "sessions_read_by_their_crc32": lambda m: ids(
         m, log_of(m, user("fqb17i228u")), "hh578ntdii") != [],
     "session_ids_read_by_their_first_1024_characters": lambda m: ids(

@@ -67,7 +67,6 @@ KNOWN_GAPS: frozenset[str] = frozenset(
         "b/wrong/w17_replay_memo_512.py",
         "b/wrong/w36_answered_history_512.py",
         "b/wrong/w39_read_cache_1024.py",
-        "b/wrong/w57_seen_sessions_lru_256.py",
     )
 )
 

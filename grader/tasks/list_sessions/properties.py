@@ -88,8 +88,15 @@ def result_is_a_copy(plan: Plan, program: Program) -> None:
     plan.mutate("sessions", "sessions", [], ["shallow"], again, "list.result_is_a_copy")
 
 
+#: 300 sessions, then the 151st again, then the first: back after 299 others, past what a
+#: memory of the last 256 sessions seen would still hold.
 MANY = Program(
-    ("s",), (Block(SPREAD, 300, ("s",), "loop0"), Block("filler", 3, ("s150",), "loop1"))
+    ("s",),
+    (
+        Block(SPREAD, 300, ("s",), "loop0"),
+        Block("filler", 3, ("s150",), "loop1"),
+        Block("filler", 1, ("s0",), "loop2"),
+    ),
 )
 TWIN_IDS = ("a", "A", "ab", "a ", "é", "e\u0301", "a:b", "a\tb")
 TWINS = Program(TWIN_IDS, (Block("alternate", 16, TWIN_IDS, "loop0"),))
