@@ -46,6 +46,7 @@ CAUGHT_ONLY_BY: dict[str, tuple[str, Any]] = {
     "results_looked_for_in_the_last_1024_events": ("refusals", reject_edges.GAPS),
     "replay_runs_split_at_512_calls": ("sizes", replay_edges.RUN_SIZES),
     "replay_returns_at_most_1024_messages": ("sizes", replay_edges.REPLAY_SIZES),
+    "long_reads_handed_out_from_a_cache": ("results_are_copies", read_properties.MANY),
     "sessions_seen_remembered_for_the_last_256": ("listing", list_properties.MANY),
     "long_lists_copied_in_one_step": ("caller_payload", append_edges.WIDE_PAYLOAD),
     "wide_mappings_wrapped_not_copied": ("caller_payload", append_edges.WIDE_PAYLOAD),

@@ -2024,5 +2024,30 @@ EDGE_MUTANTS: tuple[Mutant, ...] = (
         ),
         needs_size="a session back after 256 others",
     ),
+    Mutant(
+        "long_reads_handed_out_from_a_cache",
+        "c07_tuple_log",
+        "read_and_resume",
+        "A read of more than 256 events is kept on the side and the same list handed out again, "
+        "skipping the copy: a caller who changes it changes the next read.",
+        (
+            (
+                'NON_EMPTY = ("call_id", "name")\n',
+                'NON_EMPTY = ("call_id", "name")\nREADS: dict[Any, Any] = {}\n',
+            ),
+            (
+                C07_READ,
+                "    found = [e for e in log if e.session_id == session_id"
+                " and e.event_id > after_event_id]\n"
+                "    if len(found) <= 256:\n"
+                "        return tuple(found)\n"
+                "    key = (id(log), session_id, after_event_id)\n"
+                "    if key not in READS or READS[key][0] is not log:\n"
+                "        READS[key] = (log, found)\n"
+                "    return READS[key][1]\n",
+            ),
+        ),
+        needs_size="a read of more than 256 events, changed by its caller",
+    ),
 )
 MUTANTS = MUTANTS + EDGE_MUTANTS

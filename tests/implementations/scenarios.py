@@ -334,6 +334,14 @@ def _caller_changes_what_is_inside(
     return scenario
 
 
+def _long_read_changed_by_its_caller(m: ModuleType) -> bool:
+    log = log_of(m, *(user("s") for _ in range(300)))
+    first = m.get_events_for_session(log, "s")
+    with contextlib.suppress(TypeError, AttributeError):  # a tuple refuses the change
+        first.clear()
+    return len(m.get_events_for_session(log, "s")) != 300
+
+
 def _deep(depth: int) -> Any:
     value: Any = "leaf"
     for _ in range(depth - 1):
@@ -554,6 +562,7 @@ BROKEN_BEHAVIOUR: dict[str, Callable[[ModuleType], bool]] = {
         lambda last: {**{str(k): 0 for k in range(1100)}, "last": last}),
     "sessions_seen_remembered_for_the_last_256": lambda m: sessions(
         m, *(user(f"s{i}") for i in range(300)), user("s0")) != [f"s{i}" for i in range(300)],
+    "long_reads_handed_out_from_a_cache": _long_read_changed_by_its_caller,
     "sessions_read_by_their_crc32": lambda m: ids(
         m, log_of(m, user("fqb17i228u")), "hh578ntdii") != [],
     "session_ids_read_by_their_first_1024_characters": lambda m: ids(

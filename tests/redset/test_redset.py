@@ -49,7 +49,6 @@ KNOWN_GAPS: frozenset[str] = frozenset(
         "a/wrong/w03_log_reuse_window_4096.py",
         "a/wrong/w05_log_read_cache_2048_branch.py",
         "a/wrong/w07_session_paging_2048.py",
-        "a/wrong/w08_session_result_shared_256.py",
         "a/wrong/w17_calls_answered_evict_1024.py",
         "a/wrong/w19_calls_gap_session_2048.py",
         "a/wrong/w26_run_spacing_1024.py",
@@ -66,7 +65,6 @@ KNOWN_GAPS: frozenset[str] = frozenset(
         "b/wrong/w14_reuse_lookback_2048.py",
         "b/wrong/w17_replay_memo_512.py",
         "b/wrong/w36_answered_history_512.py",
-        "b/wrong/w39_read_cache_1024.py",
     )
 )
 

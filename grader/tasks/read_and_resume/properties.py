@@ -211,8 +211,11 @@ TWIN_IDS = ("a", "A", "ab", "a ", "é", "e\u0301", "a:b", "a\tb")
 TWIN_SESSIONS = Program(TWIN_IDS, (Block("alternate", 40, TWIN_IDS, "loop0"),))
 EMPTY = Program(("a",), ())
 #: A long session and many sessions: readers that hand out their own list past N items.
+#: A session of 1,024 events read and changed by its caller: past 256 and at 1,024, where
+#: code that hands a long read out of its own cache (skipping the copy) would share it. (A
+#: read of more, 1,025, is LONG's, in ``reads``.)
 MANY = Program(
-    ("a", "s"), (Block("filler", 120, ("a",), "loop0"), Block(SPREAD, 30, ("s",), "loop1"))
+    ("a", "s"), (Block("filler", 1024, ("a",), "loop0"), Block(SPREAD, 30, ("s",), "loop1"))
 )
 SWEEP = sweep(light=True)
 
