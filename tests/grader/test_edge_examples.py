@@ -30,6 +30,7 @@ from grader.tasks.read_and_resume import edges as read_edges
 from grader.tasks.read_and_resume import properties as read_properties
 from grader.tasks.reject_bad_input import edges as reject_edges
 from grader.tasks.replay import edges as replay_edges
+from grader.tasks.replay import properties as replay_properties
 from tests.grader.conftest import in_pool
 from tests.implementations.corpus import write_mutant
 from tests.implementations.mutants import EDGE_MUTANTS
@@ -46,6 +47,7 @@ CAUGHT_ONLY_BY: dict[str, tuple[str, Any]] = {
     "results_looked_for_in_the_last_1024_events": ("refusals", reject_edges.GAPS),
     "replay_runs_split_at_512_calls": ("sizes", replay_edges.RUN_SIZES),
     "replay_returns_at_most_1024_messages": ("sizes", replay_edges.REPLAY_SIZES),
+    "long_replays_handed_out_from_a_cache": ("fresh", replay_properties.LONG_REPLAY),
     "long_reads_handed_out_from_a_cache": ("results_are_copies", read_properties.MANY),
     "sessions_seen_remembered_for_the_last_256": ("listing", list_properties.MANY),
     "long_lists_copied_in_one_step": ("caller_payload", append_edges.WIDE_PAYLOAD),

@@ -2049,5 +2049,27 @@ EDGE_MUTANTS: tuple[Mutant, ...] = (
         ),
         needs_size="a read of more than 256 events, changed by its caller",
     ),
+    Mutant(
+        "long_replays_handed_out_from_a_cache",
+        "c07_tuple_log",
+        "replay",
+        "A replay of more than 512 messages is kept and the same messages handed out again "
+        "('long replays are worth keeping'): a caller who changes one changes the next replay.",
+        (
+            (
+                'NON_EMPTY = ("call_id", "name")\n',
+                'NON_EMPTY = ("call_id", "name")\nREPLAYS: dict[Any, Any] = {}\n',
+            ),
+            (
+                C07_RETURN_MESSAGES,
+                "        previous = event.type\n"
+                "    key = (id(log), session_id)\n"
+                "    if len(messages) > 512 and (key not in REPLAYS or REPLAYS[key][0] is not log):\n"
+                "        REPLAYS[key] = (log, tuple(messages))\n"
+                "    return REPLAYS[key][1] if len(messages) > 512 else tuple(messages)\n",
+            ),
+        ),
+        needs_size="a replay of more than 512 messages, changed by its caller",
+    ),
 )
 MUTANTS = MUTANTS + EDGE_MUTANTS

@@ -342,6 +342,13 @@ def _long_read_changed_by_its_caller(m: ModuleType) -> bool:
     return len(m.get_events_for_session(log, "s")) != 300
 
 
+def _long_replay_changed_by_its_caller(m: ModuleType) -> bool:
+    log = log_of(m, *(user("s") for _ in range(600)))
+    with contextlib.suppress(TypeError, AttributeError):  # frozen messages refuse the change
+        m.replay_session(log, "s")[0]["content"] = "changed"
+    return m.replay_session(log, "s")[0]["content"] != "hi"
+
+
 def _deep(depth: int) -> Any:
     value: Any = "leaf"
     for _ in range(depth - 1):
@@ -563,6 +570,7 @@ BROKEN_BEHAVIOUR: dict[str, Callable[[ModuleType], bool]] = {
     "sessions_seen_remembered_for_the_last_256": lambda m: sessions(
         m, *(user(f"s{i}") for i in range(300)), user("s0")) != [f"s{i}" for i in range(300)],
     "long_reads_handed_out_from_a_cache": _long_read_changed_by_its_caller,
+    "long_replays_handed_out_from_a_cache": _long_replay_changed_by_its_caller,
     "sessions_read_by_their_crc32": lambda m: ids(
         m, log_of(m, user("fqb17i228u")), "hh578ntdii") != [],
     "session_ids_read_by_their_first_1024_characters": lambda m: ids(

@@ -63,7 +63,6 @@ KNOWN_GAPS: frozenset[str] = frozenset(
         "b/wrong/w10_text_chunks_2_17.py",
         "b/wrong/w11_replay_clips_results.py",
         "b/wrong/w14_reuse_lookback_2048.py",
-        "b/wrong/w17_replay_memo_512.py",
         "b/wrong/w36_answered_history_512.py",
     )
 )

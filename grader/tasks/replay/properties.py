@@ -159,6 +159,10 @@ EMPTY_THEN_CALLS = Program(
     ),
 )
 
+#: A replay of 513 messages, changed by its caller: past 512, where code that keeps a long
+#: replay to hand out again would share the change. (Past 1,024 it would cost the grade twice
+#: as much, for every learner.)
+LONG_REPLAY = Program(("a",), (Block("filler", 513, ("a",), "loop0"),))
 SWEEP = sweep(light=True)
 PROPERTIES = (
     Property(
@@ -179,6 +183,13 @@ PROPERTIES = (
         ("replay.mapping", "replay.merge", "replay.isolated", CHANGED),
     ),
     Property("branches", branchings(SHORT), branches, 8, (), ("append.branches",)),
-    Property("fresh", programs(SHORT), fresh, 10, (EMPTY_THEN_CALLS, LONG_RUN), ("replay.fresh",)),
+    Property(
+        "fresh",
+        programs(SHORT),
+        fresh,
+        10,
+        (EMPTY_THEN_CALLS, LONG_RUN, LONG_REPLAY),
+        ("replay.fresh",),
+    ),
     *edges.PROPERTIES,
 )
