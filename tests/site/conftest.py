@@ -70,6 +70,7 @@ class Session:
     url: str
     off_origin: list[str] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
 
     def wait_ready(self) -> None:
         from playwright.sync_api import expect
@@ -111,7 +112,11 @@ def browser(served: Server, tmp_path_factory: pytest.TempPathFactory) -> Iterato
         session.page.on(
             "console",
             lambda message: (
-                session.errors.append(message.text) if message.type == "error" else None
+                session.errors.append(message.text)
+                if message.type == "error"
+                else session.warnings.append(message.text)
+                if message.type == "warning"
+                else None
             ),
         )
         session.page.on("pageerror", lambda error: session.errors.append(str(error)))

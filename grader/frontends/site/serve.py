@@ -50,12 +50,19 @@ class _Handler(http.server.SimpleHTTPRequestHandler):
         pass  # a learner's terminal shows the address, not every request
 
 
+class _Listener(http.server.ThreadingHTTPServer):
+    #: Connections waiting to be accepted (the standard library's 5 is for a quiet machine):
+    #: a page starts a kernel worker per task and a spare beside it, each fetching Python's
+    #: files at once, while this process may be busy with other work.
+    request_queue_size = 128
+
+
 class Server:
     """A site served from a thread of this process; :attr:`url` is its address."""
 
     def __init__(self, site: Path, port: int = 0) -> None:
         handler = functools.partial(_Handler, directory=str(site))
-        self._server = http.server.ThreadingHTTPServer(("127.0.0.1", port), handler)
+        self._server = _Listener(("127.0.0.1", port), handler)
         self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
 
     @property
