@@ -13,7 +13,8 @@ A test gets its markers from the fixtures it uses (:data:`FIXTURE_MARKERS`: whoe
 module whose tests start these things themselves says so with ``pytestmark``.
 The fast tier is what is left::
 
-    pytest -m "not sandbox and not browser and not server and not postgres and not slow"
+    pytest -n auto --dist loadfile \
+        -m "not sandbox and not browser and not server and not postgres and not slow"
 
 A marker that is missing would let a slow test into the fast tier unnoticed, so the marks are
 checked as the tests run: starting bubblewrap, Chromium, a server or PostgreSQL from a test
