@@ -15,7 +15,7 @@ async function start() {
     return;
   }
   stage("python");
-  // The first kernel worker loads its Python while this one loads the engine's.
+  // The kernels' snapshot is made by a worker of its own while this one loads the engine's.
   const kernels = new Kernels(new URL("./kernel.js", import.meta.url));
   const pyodide = await loadPyodide({
     indexURL,
