@@ -23,6 +23,11 @@ from grader.engine.wire import Ref
 
 #: The longest output of learner code kept per task.
 MAX_OUTPUT = 10_000
+#: Seconds (CPU, or wall-clock times the browser's factor) each call of the not-written probe
+#: gets. A stub raises NotImplementedError at once; a call still running after this long is
+#: written (and met again, with its full time, by the task's examples), so a function that
+#: loops costs the probe half a second instead of a whole example's limit.
+PROBE_SECONDS = 0.5
 
 
 def grade(
@@ -103,6 +108,11 @@ def grade_task(task: Task, learner: Learner, full: bool = False) -> TaskResult:
     if missing:
         return _result(task, Status.NOT_IMPLEMENTED, _not_implemented(task, missing), learner)
     banked = None if full else bank.load(task.id)
+    try:
+        learner.fresh_for_examples()
+    except LoadFailure as failed:  # as when a property's fresh kernel does not load again
+        reloaded = _not_reloaded(failed)
+        return _result(task, reloaded.status, reloaded, learner)
     names = list(banked) if banked is not None else [prop.name for prop in task.properties]
     for name in names:
         try:
@@ -178,7 +188,8 @@ def not_written(learner: Learner, functions: Sequence[str]) -> list[str]:
 
     The functions that build a log go first, each on what the one before built (or None,
     when it is not written: a stub raises NotImplementedError whatever it gets, an
-    implementation something else); the others get the log they built.
+    implementation something else); the others get the log they built. Each call has
+    :data:`PROBE_SECONDS`: one still running then is written.
     """
     missing: list[str] = []
     steps: list[tuple[Any, ...]] = []
@@ -190,7 +201,7 @@ def not_written(learner: Learner, functions: Sequence[str]) -> list[str]:
             call: tuple[Any, ...] = ("append", *args, keep + "_log", keep)
         else:
             call = ("call", function.name, args, {}, keep, "none")
-        learner.begin_example()
+        learner.begin_example(min(PROBE_SECONDS, learner.clock.example))
         answers, _ = learner.run([[*steps, call]])
         answer = answers[-1] if len(answers) == len(steps) + 1 else None
         if _stub(answer):

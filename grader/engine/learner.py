@@ -6,6 +6,14 @@ tasks ran before), keeps each task's CPU share and the submission's, restarts a 
 stopped, asks a stalled request once more of a fresh kernel before calling the machine too
 busy, and collects what the guard reports. Verdicts are not its business.
 
+It also remembers each call that used up its time on a fresh kernel, with the calls before
+it (:class:`_Hang`). A fresh kernel is the submission just imported, the same every time,
+so the same calls from a fresh kernel, with no more time per call, use it up again: a
+later request that begins with them gets the same stop at once, charged the CPU time the
+first one used, and the kernel stays fresh. A ``while True:`` in ``create_event_log`` is
+met once per grade rather than in every task and every shrinking step (in a browser each
+of those cost 15 s of wall-clock time).
+
 Every limit that can blame the learner's code is CPU time, counted by the kernel where that
 code runs, whatever else the machine is doing: a call's share, a task's, the submission's,
 the import's. The wall clock only stops code that blocks (see the transports). Where CPU
@@ -15,6 +23,7 @@ time cannot be counted (a browser) every limit is wall-clock time, and the repor
 from __future__ import annotations
 
 import enum
+import marshal
 import sys
 import time
 from dataclasses import dataclass
@@ -107,6 +116,54 @@ class Stop:
     code: int | None = None
 
 
+@dataclass(frozen=True)
+class _Hang:
+    """A request that used up a call's time on a fresh kernel: its mode and the examples up
+    to the stop (the stopped one cut after its stopped step), the time each call had, and
+    what the stop was (the answers sent before it, where, the exit code, the CPU used)."""
+
+    digest: bool
+    prefix: tuple[Any, ...]
+    seconds: float
+    parts: tuple[Any, ...]
+    progress: tuple[int, ...]
+    code: int | None
+    cpu: float
+
+    def begins(self, request: dict[str, Any], examples: list[Any]) -> bool:
+        """Whether ``request`` (its examples decoded) asks these calls first, in this mode,
+        with no more time per call."""
+        if bool(request.get("digest")) != self.digest:
+            return False
+        if float(request.get("seconds") or 0.0) > self.seconds:
+            return False
+        *whole, last = self.prefix
+        if len(examples) < len(self.prefix):
+            return False
+        if any(list(examples[i]) != list(whole[i]) for i in range(len(whole))):
+            return False
+        return list(examples[len(whole)][: len(last)]) == list(last)
+
+
+def _examples(request: dict[str, Any]) -> list[Any]:
+    """A request's examples, decoded where a bank sent them marshalled."""
+    examples = request["examples"]
+    return list(marshal.loads(examples) if isinstance(examples, bytes) else examples)
+
+
+def _hang(request: dict[str, Any], stopped: KernelStopped) -> _Hang | None:
+    """What to remember of a request that used up a call's time on a fresh kernel (None when
+    the stop's place is not in the request)."""
+    examples = _examples(request)
+    example, step = (*stopped.progress, 0, 0)[:2]
+    if example >= len(examples) or step >= len(examples[example]):
+        return None
+    prefix = (*examples[:example], list(examples[example])[: step + 1])
+    seconds = float(request.get("seconds") or 0.0)
+    return _Hang(bool(request.get("digest")), prefix, seconds, tuple(stopped.parts),
+                 tuple(stopped.progress), stopped.code, stopped.cpu)  # fmt: skip
+
+
 class LoadFailure(Exception):
     """The submission did not load: what to say, the verdict it amounts to, and what the
     guard reported while it loaded."""
@@ -161,6 +218,9 @@ class Learner:
         self.reports: list[dict[str, str]] = []
         self.faults: list[str] = []
         self.cpu_used = 0.0
+        #: Whether the kernel has run no learner call since it imported the submission.
+        self._fresh = False
+        self._hangs: list[_Hang] = []
 
     @property
     def measures_cpu(self) -> bool:
@@ -200,6 +260,7 @@ class Learner:
         if self._kernel is not None:
             self._spend(self._kernel.stop())
         self._kernel = self.transport.kernel()
+        self._fresh = False
         share = min(self._task_cpu_left, self._submission_cpu_left)
         self._share = self._scaled(share)
         limits = TaskLimits(self._share, self._scaled(self.clock.load))
@@ -207,6 +268,7 @@ class Learner:
         self._note(first.get("ready") or first)
         if "load_error" in first:
             raise _load_error(first["load_error"])
+        self._fresh = True
 
     def close(self) -> None:
         if self._kernel is not None:
@@ -221,6 +283,17 @@ class Learner:
         if not self.measures_cpu:
             self._task_deadline = time.monotonic() + self._scaled(self.clock.task)
         self.load()
+
+    def fresh_for_examples(self) -> None:
+        """Start the task's examples on a fresh kernel when a hang is on record and this one
+        has run calls (the not-written probe's): they then begin as the remembered hang
+        began, and meet it at once. Without a hang on record the probed kernel is kept.
+
+        Raises:
+            LoadFailure: it did not load again.
+        """
+        if self._hangs and not self._fresh:
+            self.load()
 
     def begin_example(self, seconds: float | None = None) -> None:
         """From now on, each call gets ``seconds`` (default: the clock's)."""
@@ -263,6 +336,14 @@ class Learner:
         if self._kernel is None or not self._kernel.alive:
             self.load()
         assert self._kernel is not None
+        fresh = self._fresh
+        if fresh and self._hangs:
+            examples = _examples(request)
+            for known in self._hangs:
+                if known.begins(request, examples):
+                    return self._stopped_as(known)
+        if isinstance(request["examples"], bytes) or any(request["examples"]):
+            self._fresh = False  # an empty example runs no learner call
         try:
             parts, done = self._kernel.request(request, self._deadline())
         except KernelStopped as stopped:
@@ -271,6 +352,10 @@ class Learner:
             kind = stopped.kind
             if kind is StopKind.TIMED_OUT and self.out_of_time:
                 kind = StopKind.OVERRUN
+            if fresh and kind is StopKind.TIMED_OUT and not stopped.reports:
+                hang = _hang(request, stopped)
+                if hang is not None:
+                    self._hangs.append(hang)
             example, step, call = (*stopped.progress, 0, 0, 0)[:3]
             return list(stopped.parts), Stop(kind, example, step, call, stopped.code)
         self._note(done.get("done", {}))
@@ -278,6 +363,14 @@ class Learner:
         if done.get("done", {}).get("forged"):
             return parts, Stop(StopKind.FORGED, len(parts), 0, 0)
         return parts, None
+
+    def _stopped_as(self, hang: _Hang) -> tuple[list[Any], Stop]:
+        """The stop a remembered hang comes to again, charged as it was the first time; the
+        kernel, which was not asked, stays fresh."""
+        self._spend(hang.cpu)
+        kind = StopKind.OVERRUN if self.out_of_time else StopKind.TIMED_OUT
+        example, step, call = (*hang.progress, 0, 0, 0)[:3]
+        return list(hang.parts), Stop(kind, example, step, call, hang.code)
 
     def _deadline(self) -> float:
         """The wall clock's deadline for a request: the task's, where limits are wall-clock
