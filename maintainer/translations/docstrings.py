@@ -22,9 +22,12 @@ from pathlib import Path
 from grader.engine.contract import FUNCTIONS
 from grader.i18n import text
 from grader.i18n.wrap import unwrap, width, wrap
+from grader.transport.workspace import EXERCISE_MODULES
 
 KIT_ROOT = Path(__file__).resolve().parents[2]
-EXERCISE_FILES = ("__init__.py", "event_log.py", "sessions.py", "replay.py")
+#: The files of ``exercises/`` that hold docstrings: its ``__init__`` and the grader's list of
+#: exercise modules (one list, so a new module, ``python -m maintainer new-function``, is one edit).
+EXERCISE_FILES = ("__init__.py", *EXERCISE_MODULES)
 EN_HEADING = "Promises:"
 ZH_HEADING = "约定："  # noqa: RUF001 - a Chinese heading ends with a Chinese colon
 LINE_LIMIT = 100

@@ -5,8 +5,10 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
+from grader.transport.workspace import EXERCISE_MODULES
+
 KIT_ROOT = Path(__file__).resolve().parents[2]
-EXERCISE_FILES = ("event_log.py", "sessions.py", "replay.py")
+EXERCISE_FILES = EXERCISE_MODULES
 
 
 def docstrings(folder: Path) -> dict[str, str]:
