@@ -18,11 +18,12 @@ import subprocess
 from pathlib import Path
 
 from grader.i18n.choice import KIT_ROOT
+from grader.transport.workspace import EXERCISE_MODULES
 
 #: Where each language's stubs are committed.
 STUB_FOLDERS = {"en": "exercises", "zh": "docs/learner/zh/exercises"}
 #: The stub files, in the order a learner writes them.
-STUB_FILES = ("__init__.py", "event_log.py", "sessions.py", "replay.py")
+STUB_FILES = ("__init__.py", *EXERCISE_MODULES)
 #: How far back to look for the English stub behind a learner's commits.
 HISTORY_DEPTH = 200
 

@@ -23,6 +23,7 @@ from collections.abc import Iterable
 from fnmatch import fnmatchcase
 
 from grader.i18n import text
+from grader.transport.workspace import EXERCISE_MODULES
 
 # Committed files copied unchanged. "folder/" takes every file below it; "folder/*.ext" the
 # matching files directly in that folder; anything else is one file.
@@ -50,10 +51,11 @@ TRANSLATED: dict[str, dict[str, str]] = {
     "zh": {
         "README.md": "docs/learner/zh/README.md",
         "notebooks/README.md": "docs/learner/zh/notebooks-README.md",
-        "exercises/__init__.py": "docs/learner/zh/exercises/__init__.py",
-        "exercises/event_log.py": "docs/learner/zh/exercises/event_log.py",
-        "exercises/sessions.py": "docs/learner/zh/exercises/sessions.py",
-        "exercises/replay.py": "docs/learner/zh/exercises/replay.py",
+        # The Chinese stubs, one for each exercise module the grader knows.
+        **{
+            f"exercises/{name}": f"docs/learner/zh/exercises/{name}"
+            for name in ("__init__.py", *EXERCISE_MODULES)
+        },
         "grader/i18n/edition.py": "docs/learner/zh/edition.py",
     },
 }

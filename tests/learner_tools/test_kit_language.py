@@ -12,7 +12,7 @@ import pytest
 from grader.frontends import language, stubs
 from grader.i18n import choice, current_language, text
 
-EXERCISES = ("__init__.py", "event_log.py", "sessions.py", "replay.py")
+EXERCISES = stubs.STUB_FILES
 
 
 @pytest.fixture

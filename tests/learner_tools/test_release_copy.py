@@ -22,6 +22,7 @@ from typing import Any
 import pytest
 
 from grader.i18n import text
+from grader.transport.workspace import EXERCISE_MODULES
 from maintainer.release.committed import head_commit
 from maintainer.release.files import KIT_ROOT, write_commit
 from maintainer.release.isolation import copy_only_environment
@@ -77,7 +78,7 @@ def functions(path: Path) -> dict[str, ast.FunctionDef]:
 
 def test_the_copy_holds_stubs_with_the_solutions_signatures_not_solutions(released: Path) -> None:
     modules = sorted(path.name for path in (released / "exercises").glob("*.py"))
-    assert modules == ["__init__.py", "event_log.py", "replay.py", "sessions.py"]
+    assert modules == sorted(["__init__.py", *EXERCISE_MODULES])
     for module in modules[1:]:
         stubs = functions(released / "exercises" / module)
         answers = functions(KIT_ROOT / "solutions" / module)
