@@ -2,6 +2,9 @@
 
 * ``release OUT_DIR [--lang zh]``: write the learner's copy and prove it works
   (:mod:`maintainer.release.command`).
+* ``new-function NAME``: scaffold a new exercise function, every piece a placeholder, and say
+  what is left to fill in; ``check-function NAME`` (or ``new-function --check NAME``) lists
+  which pieces still are placeholders, exit 1 while any is (:mod:`maintainer.new_function`).
 
 ``python -m maintainer.translations`` keeps the Chinese in step with the English.
 """
@@ -12,7 +15,7 @@ import sys
 
 from grader.i18n import apply_language, language_option, text
 
-COMMANDS = ("release",)
+COMMANDS = ("release", "new-function", "check-function")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -23,6 +26,10 @@ def main(argv: list[str] | None = None) -> int:
     if not argv or argv[0] not in COMMANDS:
         print(text("cli.maintainer.usage", commands=", ".join(COMMANDS)), file=sys.stderr)
         return 2
+    if argv[0] in ("new-function", "check-function"):
+        from maintainer import new_function
+
+        return new_function.main(argv[1:], command=argv[0])
     from maintainer.release import command
 
     return command.main(argv[1:])
