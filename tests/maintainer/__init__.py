@@ -1,0 +1,1 @@
+"""The maintainer's tools, run on copies of the kit."""
