@@ -15,7 +15,10 @@ from pathlib import Path
 
 # Modules whose command line is argparse: they answer --help without doing anything.
 ARGPARSE_MODULES = {"grader", "sqlite_demo", "benchmarks", "maintainer"}
-SUBCOMMANDS = {"batch", "release", "gradescope", "site", "lang", "demo", "sdk", "serve", "backup"}
+SUBCOMMANDS = {
+    "batch", "release", "gradescope", "site", "lang", "demo", "sdk", "serve", "backup",
+    "new-function", "check-function",
+}  # fmt: skip
 
 
 def bash_blocks(readme: str) -> list[str]:
