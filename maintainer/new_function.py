@@ -53,8 +53,16 @@ CLAUSES = "tests/grader/test_clauses.py"
 CHINESE_COPY_TEST = "tests/translations/test_chinese_copy.py"
 
 
-class BadName(ValueError):
+class NothingWritten(Exception):
+    """The scaffold stopped before writing anything; the message says why."""
+
+
+class BadName(NothingWritten):
     """The name cannot be a new function; the message says why."""
+
+
+class StubsNotBuilt(Exception):
+    """Every file is written but the kit's builder of the Chinese stubs failed."""
 
 
 # --- the name ---------------------------------------------------------------------------------
@@ -341,14 +349,25 @@ def scaffold(name: str, root: Path = KIT_ROOT) -> list[str]:
 
     Raises:
         BadName: the name cannot be a new function (then nothing is written).
+        NothingWritten: a file the scaffold edits no longer has the place it edits.
+        StubsNotBuilt: the Chinese stubs' builder failed, after the other files were written.
     """
     refuse_bad_name(name, root)
-    files = planned_files(name, root)
+    try:
+        files = planned_files(name, root)
+    except ValueError as error:
+        raise NothingWritten(
+            f"a file it edits has changed shape ({error}); teach maintainer/new_function.py "
+            "where the piece goes now"
+        ) from error
     for relative, source in files.items():
         path = root / relative
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(source, encoding="utf-8")
-    build_chinese_stubs(root)
+    try:
+        build_chinese_stubs(root)
+    except subprocess.CalledProcessError as error:
+        raise StubsNotBuilt(error.stderr[-2000:]) from error
     return [*files, f"{ZH_STUBS}/{name}.py"]
 
 
@@ -572,9 +591,14 @@ def main(argv: list[str] | None = None, command: str = "new-function") -> int:
         return report(arguments.name, root)
     try:
         written = scaffold(arguments.name, root)
-    except BadName as error:
+    except NothingWritten as error:
         print(f"new-function: {error}; nothing written", file=sys.stderr)
         return 2
+    except StubsNotBuilt as error:
+        said = "every file is written, but the Chinese stubs' builder failed"
+        then = "fix it, then run python -m maintainer.translations build"
+        print(f"new-function: {said}:\n{error}\n{then}", file=sys.stderr)
+        return 1
     print(f"{arguments.name}: wrote {len(written)} files")
     for path in written:
         print(f"  {path}")

@@ -224,3 +224,25 @@ def test_a_bad_name_is_refused_and_nothing_is_written(
     error = capsys.readouterr().err
     assert why in error and "nothing written" in error, error
     assert snapshot(untouched) == before
+
+
+def test_a_table_it_cannot_find_stops_it_before_it_writes(
+    untouched: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A table reshaped by hand (EXERCISE_MODULES over several lines) is found missing while
+    the scaffold plans, before its first write."""
+    workspace = untouched / new_function.WORKSPACE
+    original = workspace.read_text(encoding="utf-8")
+    reshaped = original.replace(
+        'EXERCISE_MODULES = ("event_log.py", ', 'EXERCISE_MODULES = (\n    "event_log.py", '
+    )
+    assert reshaped != original
+    try:
+        workspace.write_text(reshaped, encoding="utf-8")
+        before = snapshot(untouched)
+        assert main([NAME, "--root", str(untouched)]) == 2
+        assert snapshot(untouched) == before
+    finally:
+        workspace.write_text(original, encoding="utf-8")
+    error = capsys.readouterr().err
+    assert "EXERCISE_MODULES" in error and "nothing written" in error, error
