@@ -101,7 +101,8 @@ def refuse_bad_name(name: str, root: Path) -> None:
     modules = [f"exercises/{name}.py", f"solutions/{name}.py", f"grader/tasks/{name}"]
     taken = [module for module in modules if (root / module).exists()]
     if taken:
-        raise BadName(f"{name!r} collides with a module: {', '.join(taken)} exists")
+        verb = "exists" if len(taken) == 1 else "exist"
+        raise BadName(f"{name!r} collides with a module: {', '.join(taken)} {verb}")
     if (root / name).exists() or (root / f"{name}.py").exists():
         raise BadName(f"{name!r} collides with a module: the kit's top-level {name} exists")
     if name in sys.stdlib_module_names:
