@@ -30,6 +30,8 @@ import os
 import shutil
 import subprocess
 import zipfile
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -128,6 +130,31 @@ def _npm_modules(cache: Path) -> Path:
     if npm is None:
         raise BuildError(text("site.build.no_npm"))
     folder.mkdir(parents=True, exist_ok=True)
+    with _alone(folder / ".lock"):
+        if not (folder / ".complete").is_file():  # another build may have installed it
+            _npm_ci(npm, folder)
+    return modules
+
+
+@contextmanager
+def _alone(lock: Path) -> Iterator[None]:
+    """Hold ``lock`` while the body runs: two builds at once (two ``python -m grader site``,
+    or test workers) would run ``npm ci`` in the same folder, each deleting what the other
+    wrote. Where there is no ``fcntl`` (Windows) the body runs unguarded."""
+    try:
+        import fcntl
+    except ImportError:
+        yield
+        return
+    with open(lock, "w", encoding="utf-8") as handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
+
+
+def _npm_ci(npm: str, folder: Path) -> None:
     for name in ("package.json", "package-lock.json"):
         shutil.copyfile(HERE / name, folder / name)
     done = subprocess.run(
@@ -140,7 +167,6 @@ def _npm_modules(cache: Path) -> Path:
         output = done.stderr.strip()[-2000:]
         raise BuildError(text("site.build.npm_failed", folder=folder, output=output))
     (folder / ".complete").write_text("npm ci done\n", encoding="utf-8")
-    return modules
 
 
 def site_stubs() -> dict[str, dict[str, str]]:
