@@ -1,6 +1,8 @@
 """Time a class of 100 submissions under bubblewrap, as an instructor grades one.
 
 ``python -m tests.redteam.measure_class_of_100 [--out FOLDER] [-- BATCH FLAGS...]``
+``python -m tests.redteam.measure_class_of_100 --build FOLDER [--size N]`` only writes a class
+(of ``N``, 100 by default): ``python -m benchmarks --only grading`` grades it, on a CPU clock.
 
 The class is the corpus (``tests/implementations``: the correct files and the mutants),
 cycled to 95 submissions, and five hostile ones (every route to the kernel, a fork bomb, a
@@ -32,8 +34,9 @@ from tests.redteam.hostile import KIT_ROOT, mutant, with_every_route
 SIZE = 100
 
 
-def build(folder: Path) -> None:
-    """Write the class into ``folder``."""
+def build(folder: Path, size: int = SIZE) -> None:
+    """Write a class of ``size`` into ``folder``: the five hostile files, the rest correct
+    files and mutants."""
     corpus = [(path.stem, path.read_text()) for path in correct_files()]
     corpus += [(item.name, mutant_source(item)) for item in MUTANTS]
     hostile = classic.attacks(folder, folder.parent / "out", 9, "measure")
@@ -44,7 +47,7 @@ def build(folder: Path) -> None:
         "hostile_allocates_10gb": classic.controls()["allocates_10gb_in_replay.py"],
         "hostile_floods_the_pipe": hostile["floods_the_pipe.py"],
     }
-    cycled = itertools.islice(itertools.cycle(corpus), SIZE - len(extra))
+    cycled = itertools.islice(itertools.cycle(corpus), size - len(extra))
     for number, (name, source) in enumerate(cycled, start=1):
         (folder / f"s{number:03d}_{name}.py").write_text(source)
     for name, source in extra.items():
@@ -52,6 +55,12 @@ def build(folder: Path) -> None:
 
 
 def main(argv: list[str]) -> int:
+    if "--build" in argv:
+        size = int(argv[argv.index("--size") + 1]) if "--size" in argv else SIZE
+        folder = Path(argv[argv.index("--build") + 1])
+        folder.mkdir(parents=True)
+        build(folder, size)
+        return 0
     flags = argv[argv.index("--") + 1 :] if "--" in argv else []
     root = Path(argv[argv.index("--out") + 1]) if "--out" in argv else Path(tempfile.mkdtemp())
     submissions, out = root / "class", root / "out"

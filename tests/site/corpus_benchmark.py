@@ -26,10 +26,9 @@ import time
 from pathlib import Path
 from typing import Any
 
+from benchmarks.browser import CHROMIUM, GRADE_MS, LAUNCH_FLAGS, OFFLINE, first_result, ready
 from grader.frontends.site.build import build
 from grader.frontends.site.serve import Server
-from tests.live.browser import CHROMIUM, LAUNCH_FLAGS
-from tests.site.conftest import GRADE_MS, LOAD_MS, OFFLINE
 from tests.site.submissions import cli_grade, per_task, report_per_task, whole_corpus
 
 
@@ -57,15 +56,15 @@ def main(argv: list[str] | None = None) -> int:
                 args=[*LAUNCH_FLAGS, OFFLINE],
             )
             context.set_default_timeout(GRADE_MS)
-            cold = _first_result(context, server.url)
-            warm = _first_result(context, server.url)
+            cold = first_result(context, server.url)
+            warm = first_result(context, server.url)
             print(f"time to first result: cold {cold:.1f} s, warm {warm:.1f} s; load {_load()}")
             if args.timing_only:
                 context.close()
                 return 0
             page = context.new_page()
             page.goto(server.url)
-            _ready(page)
+            ready(page)
             chosen = [
                 item
                 for item in whole_corpus()
@@ -76,27 +75,6 @@ def main(argv: list[str] | None = None) -> int:
             context.close()
     print(f"{differences} difference(s)")
     return 1 if differences else 0
-
-
-def _first_result(context: Any, url: str) -> float:
-    """Seconds from opening the page to the report of "Check all tasks" on the stubs."""
-    from playwright.sync_api import expect
-
-    page = context.new_page()
-    started = time.monotonic()
-    page.goto(url)
-    _ready(page)
-    page.click("#check-all")
-    expect(page.locator("#report")).to_have_attribute("data-score", "0", timeout=GRADE_MS)
-    seconds = time.monotonic() - started
-    page.close()
-    return seconds
-
-
-def _ready(page: Any) -> None:
-    from playwright.sync_api import expect
-
-    expect(page.locator("#status")).to_have_attribute("data-state", "ready", timeout=LOAD_MS)
 
 
 def _compare(page: Any, corpus: list[tuple[str, str | None, dict[str, str]]]) -> int:

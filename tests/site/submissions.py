@@ -12,11 +12,12 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+from benchmarks.browser import reference_files
 from grader.engine.outcomes import Report
 from grader.run import grade
 from grader.settings import Settings
 from grader.tasks import select
-from grader.transport.workspace import EXERCISE_MODULES, KIT_ROOT
+from grader.transport.workspace import EXERCISE_MODULES
 from tests.implementations.corpus import CORRECT_DIR, Mutant, correct_files, mutant_source
 from tests.implementations.mutants import MUTANTS
 
@@ -32,10 +33,7 @@ def stubs() -> Files:
 
 def solution() -> Files:
     """The kit's solutions, importing each other as the ``exercises`` package does."""
-    return {
-        name: (KIT_ROOT / "solutions" / name).read_text("utf-8").replace("solutions.", "exercises.")
-        for name in EXERCISE_MODULES
-    }
+    return reference_files()
 
 
 def single_module(source: str) -> Files:

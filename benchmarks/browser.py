@@ -1,0 +1,76 @@
+"""Debian's Chromium, headless, driven by Playwright: how the benchmarks and the page's tests
+open the browser site, and the files of a submission as the page takes them.
+
+The tests (``tests/live``, ``tests/site``) take their launch from here, so the benchmark
+measures the very browser they check.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import time
+from pathlib import Path
+from typing import Any
+
+CHROMIUM = "/usr/bin/chromium"
+#: What works in a container without a GPU, a sandbox or a network beyond the registries.
+LAUNCH_FLAGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+#: Only the site's own address resolves: a request anywhere else fails (and is recorded).
+OFFLINE = "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1"
+#: Hang guards, not speed requirements: Pyodide's first load on a busy 2-core machine, and
+#: one grading of every task.
+LOAD_MS = 300_000
+GRADE_MS = 600_000
+#: The kit (the folder holding ``solutions``).
+KIT_ROOT = Path(__file__).resolve().parents[1]
+#: The exercise files a submission is made of.
+EXERCISE_MODULES = ("event_log.py", "sessions.py", "replay.py")
+
+
+def why_no_browser() -> str | None:
+    """Why the browser cannot be opened here; None when it can."""
+    if importlib.util.find_spec("playwright") is None:
+        return "Playwright for Python is not installed (it is in the dev extra)"
+    if not Path(CHROMIUM).exists():
+        return f"no Chromium at {CHROMIUM} (apt-get install chromium)"
+    return None
+
+
+def reference_files() -> dict[str, str]:
+    """The kit's solutions as the page takes them: three files importing each other as the
+    ``exercises`` package does."""
+    return {
+        name: (KIT_ROOT / "solutions" / name).read_text("utf-8").replace("solutions.", "exercises.")
+        for name in EXERCISE_MODULES
+    }
+
+
+def first_result(context: Any, url: str) -> float:
+    """Seconds from opening the page to the report of "Check all tasks" on the stubs."""
+    from playwright.sync_api import expect
+
+    page = context.new_page()
+    started = time.monotonic()
+    page.goto(url)
+    ready(page)
+    page.click("#check-all")
+    expect(page.locator("#report")).to_have_attribute("data-score", "0", timeout=GRADE_MS)
+    seconds = time.monotonic() - started
+    page.close()
+    return seconds
+
+
+def ready(page: Any) -> None:
+    """Wait until the page says it is ready to grade (Pyodide loaded)."""
+    from playwright.sync_api import expect
+
+    expect(page.locator("#status")).to_have_attribute("data-state", "ready", timeout=LOAD_MS)
