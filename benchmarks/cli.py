@@ -5,7 +5,9 @@ The full run takes about a quarter of an hour on a small machine, most of it app
 driving the HTTP service. ``--quick`` runs every measurement at small sizes in well under a
 minute; the test suite runs it as a smoke test, and its figures are not worth quoting.
 ``--only peers postgres`` runs just those sections (the peer goals take a few minutes); the
-charts are drawn only when the chat, replay and pure-core sections ran.
+charts are drawn only when the chat, replay and pure-core sections ran. ``--only grading``
+times the grader: the reference graded whole, a class of 100 twice and the browser site,
+about seven minutes; in ``--quick`` a class of 10 graded once and no browser.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from rich.markup import escape
 
 from benchmarks.charts import write_charts
 from benchmarks.chat_bench import ChatFigures, SkippedSize, run_chat_benchmark
+from benchmarks.grading import GradingPlan, run_grading_benchmark
 from benchmarks.http_bench import HttpPlan, run_http_benchmark
 from benchmarks.peers import PeerPlan, run_peer_benchmark
 from benchmarks.postgres_bench import PostgresPlan, run_postgres_benchmark
@@ -49,6 +52,7 @@ class Plan:
         streams: the sizes of the event-stream section.
         postgres: the sizes of the PostgreSQL section.
         peers: the sizes of the peer goals.
+        grading: the sizes of the grading section.
     """
 
     chat_sizes: tuple[tuple[int, int], ...]
@@ -60,10 +64,11 @@ class Plan:
     streams: StreamPlan
     postgres: PostgresPlan
     peers: PeerPlan
+    grading: GradingPlan
 
 
 #: The sections of a run, in the order they run; ``--only`` picks some of them.
-SECTIONS = ("peers", "chat", "replay", "core", "http", "streams", "postgres")
+SECTIONS = ("peers", "chat", "replay", "core", "http", "streams", "postgres", "grading")
 
 FULL = Plan(
     ((1_000, 5), (10_000, 5)),
@@ -75,6 +80,7 @@ FULL = Plan(
     StreamPlan((1, 50, 200), 50, 20_000, 64),
     PostgresPlan((3_000, 10_000), (1, 2, 4), 8, 10.0, (1, 100), 50),
     PeerPlan((3_000, 10_000), (3_000, 10_000), (1_000, 5_000, 10_000), 15, 201),
+    GradingPlan(5, 100, 2, True),
 )
 QUICK = Plan(
     ((50, 3), (150, 3)),
@@ -86,6 +92,8 @@ QUICK = Plan(
     StreamPlan((1, 5), 5, 2_000, 8),
     PostgresPlan((200,), (1, 2), 4, 0.5, (1, 5), 3),
     PeerPlan((200,), (200,), (100, 300), 3, 5),
+    # A class of 10 graded once; the browser left out (its first load alone is tens of s).
+    GradingPlan(1, 10, 1, False),
 )
 
 
@@ -132,6 +140,7 @@ def run(plan: Plan, quick: bool, console: Console, sections: tuple[str, ...] = S
     http = run_http_benchmark(plan.http, progress) if "http" in sections else None
     streams = run_stream_benchmark(plan.streams, progress) if "streams" in sections else None
     postgres = run_postgres_benchmark(plan.postgres, progress) if "postgres" in sections else None
+    grading = run_grading_benchmark(plan.grading, progress) if "grading" in sections else None
     seconds = time.perf_counter() - started
     load = (load_at_start, os.getloadavg()[0])
     return Results(
@@ -149,6 +158,7 @@ def run(plan: Plan, quick: bool, console: Console, sections: tuple[str, ...] = S
         streams,
         postgres,
         peers,
+        grading,
     )
 
 

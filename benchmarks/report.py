@@ -11,6 +11,7 @@ from rich.table import Table as RichTable
 from rich.text import Text
 
 from benchmarks.goals import goals_table
+from benchmarks.grading_tables import grading_tables
 from benchmarks.http_tables import length_table, service_table
 from benchmarks.peer_tables import peer_table
 from benchmarks.postgres_tables import postgres_service_table, postgres_table
@@ -45,6 +46,8 @@ def all_tables(results: Results) -> list[Table]:
         tables.append(postgres_table(results.postgres))
         if results.postgres.skipped is None:
             tables.append(postgres_service_table(results.postgres))
+    if results.grading is not None:
+        tables += grading_tables(results.grading)
     return tables
 
 

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from benchmarks.chat_bench import ChatFigures, SkippedSize
+from benchmarks.grading import GradingFigures
 from benchmarks.http_bench import HttpFigures
 from benchmarks.peers import PeerFigures
 from benchmarks.postgres_bench import PostgresFigures
@@ -37,6 +38,7 @@ class Results:
         streams: the event stream measured over HTTP; None when that section did not run.
         postgres: the PostgreSQL section; None when it did not run.
         peers: the peer goals (the SDK's session, the floor, read-all); None when not run.
+        grading: what grading costs (the reference, a class, the browser); None when not run.
     """
 
     quick: bool
@@ -53,6 +55,7 @@ class Results:
     streams: StreamFigures | None = None
     postgres: PostgresFigures | None = None
     peers: PeerFigures | None = None
+    grading: GradingFigures | None = None
 
     def sizes(self) -> list[int]:
         """The session sizes measured, smallest first."""
@@ -95,6 +98,7 @@ class Results:
             "streams": None if self.streams is None else asdict(self.streams),
             "postgres": None if self.postgres is None else asdict(self.postgres),
             "peers": None if self.peers is None else asdict(self.peers),
+            "grading": None if self.grading is None else asdict(self.grading),
             "seconds": self.seconds,
             "load_average": list(self.load_average),
         }

@@ -128,10 +128,22 @@ LAYERS: Final = (
         ),
         ("eventlog", "store", "demo words", "grader i18n", "sdk adapter", "web", "demo facade"),
     ),
+    # The benchmarks time the grader too: a grade in process (grader.run) and the browser
+    # site (grader.frontends.site), besides the command lines they run as processes.
     Layer(
         "benchmarks",
         ("benchmarks",),
-        ("eventlog", "solutions", "store", "sdk adapter", "web", "demo facade", "demo entry"),
+        (
+            "eventlog",
+            "solutions",
+            "store",
+            "sdk adapter",
+            "web",
+            "demo facade",
+            "demo entry",
+            "grader run",
+            "grader frontends",
+        ),
     ),
     # The maintainer's tools may use anything; nothing uses them.
     Layer(

@@ -1,5 +1,6 @@
 """``python -m benchmarks --quick`` runs end to end: exit 0, valid charts, every system named,
-and the HTTP section against a real server process.
+the HTTP section against a real server process, and the grading section (the reference
+graded three ways, a class of 10 under bubblewrap; the browser is left out of ``--quick``).
 
 Which frameworks run depends on what is installed (the ``bench`` extra); the tool itself
 skips the missing ones, so this test passes with or without them. It asserts nothing about
@@ -90,3 +91,23 @@ def test_the_sdk_reads_are_compared_on_both_clocks_from_the_same_rounds(
         clocks[(figure["goal"], figure["size"])].add(figure["clock"])
         assert figure["rounds"] > 0 and figure["load"][0] >= 0, figure
     assert clocks and all(found == {"CPU", "wall"} for found in clocks.values()), clocks
+
+
+def test_the_grading_section_grades_the_reference_and_a_class_and_says_why_no_browser(
+    quick_run: tuple[str, Path],
+) -> None:
+    _, out = quick_run
+    grading = json.loads((out / "results.json").read_text())["grading"]
+    reference = grading["reference"]
+    assert set(reference["scores"]) == {"100/100"}, reference["scores"]
+    for figure in ("sandbox_cpu", "in_process_cpu", "reference_cpu"):
+        assert reference[figure]["samples"], figure
+    assert reference["loads"] and reference["clock"]
+    klass = grading["klass"]
+    assert klass["skipped"] is None and klass["size"] == 10
+    assert [sum(run["statuses"].values()) for run in klass["runs"]] == [10]
+    assert grading["browser"]["skipped"].startswith("skipped: ")
+    markdown = (out / "results.md").read_text()
+    for title in ("Grading the reference, all five tasks", "Grading a class of 10",
+                  "Grading in the browser"):  # fmt: skip
+        assert f"**{title}**" in markdown

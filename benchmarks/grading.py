@@ -1,0 +1,264 @@
+"""What grading costs: the reference graded whole, a class of submissions, and the browser.
+
+1. The reference (``solutions``) graded as a learner grades: ``python -m grader --target
+   solutions``, under bubblewrap, its CPU counted for every process (see
+   :mod:`benchmarks.cpu_clock`). Beside it, in the same interleaved rounds, two floors: the
+   same engine and examples with the in-process transport (no sandbox, no second process),
+   and the reference's own work, the CPU spent inside the five reference functions alone
+   (the same in-process grade, with each function wrapped in a CPU clock).
+2. A class graded by ``python -m grader batch``: correct files, mutants and hostile files,
+   built by ``tests/redteam/measure_class_of_100.py`` (the corpus is test data: this copy
+   runs the script, it does not import the tests). Run twice, the two gradebooks are
+   compared.
+3. The browser (:mod:`benchmarks.grading_browser`).
+
+Every figure carries the machine's load: the machine is shared, and a figure means little
+without it.
+"""
+
+from __future__ import annotations
+
+import csv
+import os
+import sys
+import tempfile
+import time
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from functools import wraps
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+from benchmarks.cpu_clock import run_measured
+from benchmarks.grading_browser import BrowserFigures, run_browser_benchmark
+from benchmarks.measure import median, quartiles
+
+KIT_ROOT = Path(__file__).resolve().parents[1]
+#: The five functions a grade calls, as the reference names them.
+FIVE = ("create_event_log", "append_event", "get_events_for_session", "list_sessions",
+        "replay_session")  # fmt: skip
+#: The module the reference's wrapped functions are graded from, in process.
+TIMED_REFERENCE = "benchmarks_timed_reference"
+#: The script that writes a class (test data: run, not imported).
+CLASS_BUILDER = "tests.redteam.measure_class_of_100"
+
+
+@dataclass(frozen=True, slots=True)
+class GradingPlan:
+    """The sizes of the grading section.
+
+    Attributes:
+        rounds: interleaved rounds of the reference's three grades.
+        class_size: submissions in the class.
+        class_runs: times the class is graded (2 compares the gradebooks).
+        browser: whether to open the browser at all.
+        class_timeout: seconds one grading of the class may take before it counts as hung.
+    """
+
+    rounds: int
+    class_size: int
+    class_runs: int
+    browser: bool
+    class_timeout: float = 1_800.0
+
+
+@dataclass(frozen=True, slots=True)
+class Spread:
+    """Samples, in round order, with their median and middle half."""
+
+    samples: list[float]
+
+    @property
+    def median(self) -> float:
+        return median(self.samples)
+
+    @property
+    def middle_half(self) -> tuple[float, float]:
+        return quartiles(self.samples)
+
+
+@dataclass(frozen=True, slots=True)
+class ReferenceFigures:
+    """The reference graded whole, three ways, round by round.
+
+    Attributes:
+        sandbox_cpu: CPU of ``python -m grader --target solutions``, every process.
+        sandbox_wall: its elapsed time.
+        clock: how ``sandbox_cpu`` was counted (cgroup or getrusage).
+        in_process_cpu: CPU of the same grade with the in-process transport.
+        reference_cpu: CPU inside the five reference functions during that grade.
+        loads: the 1-minute load average before and after each round.
+        scores: each grade's total, as ``earned/possible`` (a wrong score voids the figure).
+    """
+
+    sandbox_cpu: Spread
+    sandbox_wall: Spread
+    clock: str
+    in_process_cpu: Spread
+    reference_cpu: Spread
+    loads: list[tuple[float, float]]
+    scores: list[str]
+
+
+@dataclass(frozen=True, slots=True)
+class ClassRun:
+    """One grading of the class by ``python -m grader batch``."""
+
+    wall_seconds: float
+    cpu_seconds: float
+    clock: str
+    load: tuple[float, float]
+    returncode: int
+    statuses: dict[str, int]
+    same_as_previous: bool | None  # None for the first run
+
+
+@dataclass(frozen=True, slots=True)
+class ClassFigures:
+    """The class: its size, each run, or why it did not run."""
+
+    size: int
+    runs: list[ClassRun] = field(default_factory=list)
+    skipped: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class GradingFigures:
+    """The grading section's three parts."""
+
+    reference: ReferenceFigures
+    klass: ClassFigures
+    browser: BrowserFigures
+
+
+def run_grading_benchmark(plan: GradingPlan, progress: Callable[[str], None]) -> GradingFigures:
+    """Grade the reference, a class and (when it can) the browser; return every figure."""
+    reference = run_reference(plan.rounds, progress)
+    klass = run_class(plan.class_size, plan.class_runs, plan.class_timeout, progress)
+    browser = run_browser_benchmark(plan.browser, progress)
+    return GradingFigures(reference, klass, browser)
+
+
+def run_reference(rounds: int, progress: Callable[[str], None]) -> ReferenceFigures:
+    """``rounds`` interleaved rounds: under bubblewrap, in process, the reference's work."""
+    from grader.run import grade_in_process
+
+    timed = _timed_reference()
+    sandbox_cpu: list[float] = []
+    sandbox_wall: list[float] = []
+    in_process: list[float] = []
+    own: list[float] = []
+    loads: list[tuple[float, float]] = []
+    scores: list[str] = []
+    clock = ""
+    command = [sys.executable, "-m", "grader", "--target", "solutions", "--isolation", "bwrap"]
+    for number in range(1, rounds + 1):
+        load_before = os.getloadavg()[0]
+        measured = run_measured(command, KIT_ROOT, timeout=600)
+        sandbox_cpu.append(measured.cpu_seconds)
+        sandbox_wall.append(measured.wall_seconds)
+        clock = measured.clock
+        scores.append(_printed_total(measured.stdout, measured.returncode))
+        started = time.process_time()
+        report = grade_in_process("solutions")
+        in_process.append(time.process_time() - started)
+        scores.append(f"{report.score}/{report.max_score}")
+        timed.spent[0] = 0.0
+        report = grade_in_process(TIMED_REFERENCE)
+        own.append(timed.spent[0])
+        scores.append(f"{report.score}/{report.max_score}")
+        loads.append((load_before, os.getloadavg()[0]))
+        progress(
+            f"grading: round {number}/{rounds}: bubblewrap {measured.cpu_seconds:.2f} s CPU"
+            f" ({measured.clock}), in process {in_process[-1]:.2f} s,"
+            f" reference's work {own[-1]:.3f} s; load {load_before:.2f}-{loads[-1][1]:.2f}"
+        )
+    return ReferenceFigures(Spread(sandbox_cpu), Spread(sandbox_wall), clock, Spread(in_process),
+                            Spread(own), loads, scores)  # fmt: skip
+
+
+@dataclass
+class _TimedModule:
+    module: ModuleType
+    spent: list[float]
+
+
+def _timed_reference() -> _TimedModule:
+    """A module whose five functions are the reference's, each timed on the process's CPU
+    clock (the outermost call only: a function the reference calls from another is counted
+    once)."""
+    import solutions
+
+    spent = [0.0]
+    depth = [0]
+    module = ModuleType(TIMED_REFERENCE, "The reference's five functions, timed.")
+
+    def timed(function: Callable[..., Any]) -> Callable[..., Any]:
+        @wraps(function)
+        def call(*args: Any, **kwargs: Any) -> Any:
+            depth[0] += 1
+            started = time.process_time()
+            try:
+                return function(*args, **kwargs)
+            finally:
+                depth[0] -= 1
+                if depth[0] == 0:
+                    spent[0] += time.process_time() - started
+
+        return call
+
+    for name in FIVE:
+        setattr(module, name, timed(getattr(solutions, name)))
+    sys.modules[TIMED_REFERENCE] = module
+    return _TimedModule(module, spent)
+
+
+def _printed_total(stdout: str, returncode: int) -> str:
+    for line in stdout.splitlines():
+        if line.startswith("Total:"):
+            return line.removeprefix("Total:").split()[0]
+    return f"exit {returncode}"
+
+
+def run_class(
+    size: int, runs: int, timeout: float, progress: Callable[[str], None]
+) -> ClassFigures:
+    """Build a class of ``size`` and grade it ``runs`` times under bubblewrap."""
+    with tempfile.TemporaryDirectory() as folder:
+        submissions = Path(folder) / "class"
+        built = run_measured(
+            [sys.executable, "-m", CLASS_BUILDER, "--build", str(submissions), "--size", str(size)],
+            KIT_ROOT,
+            timeout=300,
+        )
+        if built.returncode != 0:
+            why = f"the class could not be built ({CLASS_BUILDER} exit {built.returncode})"
+            return ClassFigures(size, skipped=f"{why}: no tests/ in this copy?")
+        found: list[ClassRun] = []
+        previous: list[dict[str, str]] | None = None
+        for number in range(1, runs + 1):
+            out = Path(folder) / f"out{number}"
+            command = [sys.executable, "-m", "grader", "batch", str(submissions),
+                       "--out", str(out), "--no-progress", "--isolation", "bwrap"]  # fmt: skip
+            measured = run_measured(command, KIT_ROOT, timeout)
+            rows = _gradebook(out / "gradebook.csv")
+            same = None if previous is None else rows == previous
+            previous = rows
+            statuses = dict(sorted(Counter(row["status"] for row in rows).items()))
+            found.append(ClassRun(measured.wall_seconds, measured.cpu_seconds, measured.clock,
+                                  measured.load, measured.returncode, statuses, same))  # fmt: skip
+            progress(
+                f"grading: class of {size}, run {number}/{runs}: {measured.wall_seconds:.0f} s,"
+                f" {measured.cpu_seconds:.0f} s CPU ({measured.clock}), {len(rows)} graded;"
+                f" load {measured.load[0]:.2f}-{measured.load[1]:.2f}"
+            )
+    return ClassFigures(size, found)
+
+
+def _gradebook(path: Path) -> list[dict[str, str]]:
+    if not path.exists():
+        return []
+    with path.open(newline="", encoding="utf-8") as file:
+        return sorted(csv.DictReader(file), key=lambda row: row["id"])
