@@ -1,13 +1,14 @@
 """``python -m benchmarks [--quick] [--only SECTION ...] [--out DIR]``: run, report, draw charts.
 
-The full run takes about a quarter of an hour on a small machine, most of it appending
-10,000 messages to the slower frameworks, building the 1,000,000-event database and
-driving the HTTP service. ``--quick`` runs every measurement at small sizes in well under a
-minute; the test suite runs it as a smoke test, and its figures are not worth quoting.
+The full run takes about half an hour on a small machine, most of it appending 10,000
+messages to the slower frameworks, building the 1,000,000-event database, driving the HTTP
+service and grading a class of 100 twice. ``--quick`` runs every measurement at small sizes
+in about a minute; the test suite runs it as a smoke test, and its figures are not worth quoting.
 ``--only peers postgres`` runs just those sections (the peer goals take a few minutes); the
 charts are drawn only when the chat, replay and pure-core sections ran. ``--only grading``
 times the grader: the reference graded whole, a class of 100 twice and the browser site,
-about seven minutes; in ``--quick`` a class of 10 graded once and no browser.
+about 13 minutes on this shared machine; in ``--quick`` a class of 10 graded once and no
+browser.
 """
 
 from __future__ import annotations
@@ -168,7 +169,7 @@ def _parse(argv: Sequence[str] | None) -> argparse.Namespace:
         description="Compare the SQLite event store with agent frameworks' SQLite stores.",
     )
     parser.add_argument(
-        "--quick", action="store_true", help="small sizes, under a minute: a smoke run"
+        "--quick", action="store_true", help="small sizes, about a minute: a smoke run"
     )
     parser.add_argument(
         "--only",
