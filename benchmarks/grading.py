@@ -1,11 +1,12 @@
 """What grading costs: the reference graded whole, a class of submissions, and the browser.
 
 1. The reference (``solutions``) graded as a learner grades: ``python -m grader --target
-   solutions``, under bubblewrap, its CPU counted for every process (see
-   :mod:`benchmarks.cpu_clock`). Beside it, in the same interleaved rounds, two floors: the
-   same engine and examples with the in-process transport (no sandbox, no second process),
-   and the reference's own work, the CPU spent inside the five reference functions alone
-   (the same in-process grade, with each function wrapped in a CPU clock).
+   solutions``, in the sandbox it chooses (bubblewrap where it works), its CPU counted for
+   every process (see :mod:`benchmarks.cpu_clock`). Beside it, in the same interleaved
+   rounds, two floors: the same engine and examples with the in-process transport (no
+   sandbox, no second process), and the reference's own work, the CPU spent inside the five
+   reference functions alone (the same in-process grade, each function wrapped in a CPU
+   clock).
 2. A class graded by ``python -m grader batch``: correct files, mutants and hostile files,
    built by ``tests/redteam/measure_class_of_100.py`` (the corpus is test data: this copy
    runs the script, it does not import the tests). Run twice, the two gradebooks are
@@ -19,6 +20,7 @@ without it.
 from __future__ import annotations
 
 import csv
+import json
 import os
 import sys
 import tempfile
@@ -87,6 +89,7 @@ class ReferenceFigures:
         sandbox_cpu: CPU of ``python -m grader --target solutions``, every process.
         sandbox_wall: its elapsed time.
         clock: how ``sandbox_cpu`` was counted (cgroup or getrusage).
+        isolation: the sandbox that grade chose (``bwrap`` where bubblewrap works).
         in_process_cpu: CPU of the same grade with the in-process transport.
         reference_cpu: CPU inside the five reference functions during that grade.
         loads: the 1-minute load average before and after each round.
@@ -96,6 +99,7 @@ class ReferenceFigures:
     sandbox_cpu: Spread
     sandbox_wall: Spread
     clock: str
+    isolation: str
     in_process_cpu: Spread
     reference_cpu: Spread
     loads: list[tuple[float, float]]
@@ -109,6 +113,7 @@ class ClassRun:
     wall_seconds: float
     cpu_seconds: float
     clock: str
+    isolation: str
     load: tuple[float, float]
     returncode: int
     statuses: dict[str, int]
@@ -142,9 +147,20 @@ def run_grading_benchmark(plan: GradingPlan, progress: Callable[[str], None]) ->
 
 
 def run_reference(rounds: int, progress: Callable[[str], None]) -> ReferenceFigures:
-    """``rounds`` interleaved rounds: under bubblewrap, in process, the reference's work."""
+    """``rounds`` interleaved rounds: in the sandbox, in process, the reference's work."""
     from grader.run import grade_in_process
 
+    with tempfile.TemporaryDirectory() as folder:
+        results = Path(folder) / "results.json"
+        return _reference_rounds(rounds, results, grade_in_process, progress)
+
+
+def _reference_rounds(
+    rounds: int,
+    results: Path,
+    grade_in_process: Callable[[str], Any],
+    progress: Callable[[str], None],
+) -> ReferenceFigures:
     timed = _timed_reference()
     sandbox_cpu: list[float] = []
     sandbox_wall: list[float] = []
@@ -152,15 +168,17 @@ def run_reference(rounds: int, progress: Callable[[str], None]) -> ReferenceFigu
     own: list[float] = []
     loads: list[tuple[float, float]] = []
     scores: list[str] = []
-    clock = ""
-    command = [sys.executable, "-m", "grader", "--target", "solutions", "--isolation", "bwrap"]
+    clock = isolation = ""
+    command = [sys.executable, "-m", "grader", "--target", "solutions",
+               "--json", str(results), "--format", "gradescope"]  # fmt: skip
     for number in range(1, rounds + 1):
         load_before = os.getloadavg()[0]
         measured = run_measured(command, KIT_ROOT, timeout=600)
         sandbox_cpu.append(measured.cpu_seconds)
         sandbox_wall.append(measured.wall_seconds)
         clock = measured.clock
-        scores.append(_printed_total(measured.stdout, measured.returncode))
+        score, isolation = _graded(results, measured.returncode)
+        scores.append(score)
         started = time.process_time()
         report = grade_in_process("solutions")
         in_process.append(time.process_time() - started)
@@ -171,12 +189,12 @@ def run_reference(rounds: int, progress: Callable[[str], None]) -> ReferenceFigu
         scores.append(f"{report.score}/{report.max_score}")
         loads.append((load_before, os.getloadavg()[0]))
         progress(
-            f"grading: round {number}/{rounds}: bubblewrap {measured.cpu_seconds:.2f} s CPU"
+            f"grading: round {number}/{rounds}: {isolation} {measured.cpu_seconds:.2f} s CPU"
             f" ({measured.clock}), in process {in_process[-1]:.2f} s,"
             f" reference's work {own[-1]:.3f} s; load {load_before:.2f}-{loads[-1][1]:.2f}"
         )
-    return ReferenceFigures(Spread(sandbox_cpu), Spread(sandbox_wall), clock, Spread(in_process),
-                            Spread(own), loads, scores)  # fmt: skip
+    return ReferenceFigures(Spread(sandbox_cpu), Spread(sandbox_wall), clock, isolation,
+                            Spread(in_process), Spread(own), loads, scores)  # fmt: skip
 
 
 @dataclass
@@ -215,17 +233,20 @@ def _timed_reference() -> _TimedModule:
     return _TimedModule(module, spent)
 
 
-def _printed_total(stdout: str, returncode: int) -> str:
-    for line in stdout.splitlines():
-        if line.startswith("Total:"):
-            return line.removeprefix("Total:").split()[0]
-    return f"exit {returncode}"
+def _graded(results: Path, returncode: int) -> tuple[str, str]:
+    """A Gradescope results file's total as ``earned/possible``, and the isolation it ran in."""
+    if not results.exists():
+        return f"exit {returncode}", "none"
+    found = json.loads(results.read_text(encoding="utf-8"))
+    results.unlink()
+    possible = sum(test["max_score"] for test in found["tests"])
+    return f"{found['score']:g}/{possible:g}", str(found["extra_data"]["isolation"])
 
 
 def run_class(
     size: int, runs: int, timeout: float, progress: Callable[[str], None]
 ) -> ClassFigures:
-    """Build a class of ``size`` and grade it ``runs`` times under bubblewrap."""
+    """Build a class of ``size`` and grade it ``runs`` times, in the batch's sandbox."""
     with tempfile.TemporaryDirectory() as folder:
         submissions = Path(folder) / "class"
         built = run_measured(
@@ -241,17 +262,22 @@ def run_class(
         for number in range(1, runs + 1):
             out = Path(folder) / f"out{number}"
             command = [sys.executable, "-m", "grader", "batch", str(submissions),
-                       "--out", str(out), "--no-progress", "--isolation", "bwrap"]  # fmt: skip
+                       "--out", str(out), "--no-progress"]  # fmt: skip
             measured = run_measured(command, KIT_ROOT, timeout)
             rows = _gradebook(out / "gradebook.csv")
             same = None if previous is None else rows == previous
             previous = rows
             statuses = dict(sorted(Counter(row["status"] for row in rows).items()))
+            isolation = (
+                ", ".join(sorted({row["isolation"] for row in rows if row["isolation"]})) or "none"
+            )
             found.append(ClassRun(measured.wall_seconds, measured.cpu_seconds, measured.clock,
-                                  measured.load, measured.returncode, statuses, same))  # fmt: skip
+                                  isolation, measured.load, measured.returncode, statuses,
+                                  same))  # fmt: skip
             progress(
                 f"grading: class of {size}, run {number}/{runs}: {measured.wall_seconds:.0f} s,"
-                f" {measured.cpu_seconds:.0f} s CPU ({measured.clock}), {len(rows)} graded;"
+                f" {measured.cpu_seconds:.0f} s CPU ({measured.clock}), {len(rows)} graded"
+                f" ({isolation});"
                 f" load {measured.load[0]:.2f}-{measured.load[1]:.2f}"
             )
     return ClassFigures(size, found)

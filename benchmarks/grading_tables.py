@@ -17,14 +17,14 @@ def grading_tables(figures: GradingFigures) -> list[Table]:
 
 
 def reference_table(reference: ReferenceFigures) -> Table:
-    """The reference graded whole: under bubblewrap, in process, and its own work."""
+    """The reference graded whole: in its sandbox, in process, and its own work."""
     low, high = _load_range(reference.loads)
     rounds = len(reference.sandbox_cpu.samples)
     load = f"{low:.2f}-{high:.2f}"
     sandbox = reference.sandbox_cpu.median
     rows = [
-        ("python -m grader --target solutions (bubblewrap)", "CPU, every process",
-         _seconds(reference.sandbox_cpu), "1.00", load),
+        (f"python -m grader --target solutions (isolation: {reference.isolation})",
+         "CPU, every process", _seconds(reference.sandbox_cpu), "1.00", load),
         ("the same, elapsed", "wall", _seconds(reference.sandbox_wall),
          f"{reference.sandbox_wall.median / sandbox:.2f}", load),
         ("the same examples, in-process transport", "CPU, this process",
@@ -36,11 +36,12 @@ def reference_table(reference: ReferenceFigures) -> Table:
     ]  # fmt: skip
     scores = sorted(set(reference.scores))
     notes = [
-        f"{rounds} interleaved rounds (each round: bubblewrap, in process, the reference's"
-        " work); seconds are the median of the rounds, with their middle half. Of bubblewrap:"
-        " the fraction of its CPU each figure is.",
-        f"CPU of every process counted by {reference.clock}: the grader, bubblewrap and each"
-        " learner interpreter it started.",
+        f"{rounds} interleaved rounds (each round: the sandboxed grade, in process, the"
+        " reference's work); seconds are the median of the rounds, with their middle half."
+        " Of the sandboxed grade: the fraction of its CPU each figure is.",
+        f"CPU of every process counted by {reference.clock}: the grader, the sandbox and each"
+        " learner interpreter it started. The isolation is the grader's default choice"
+        " (bwrap: bubblewrap).",
         "In process: the same engine and examples, the kernel in the benchmark's own"
         " interpreter (grader/transport/inprocess.py): no sandbox, no second process.",
         "The reference's work: the CPU of the outermost calls of the five functions in that"
@@ -49,7 +50,7 @@ def reference_table(reference: ReferenceFigures) -> Table:
         " and highest after a round (2 cores, shared).",
     ]
     headers = ("Grade of the reference", "Clock", "Seconds (median, middle half)",
-               "Of bubblewrap", "Load")  # fmt: skip
+               "Of the sandboxed grade", "Load")  # fmt: skip
     return Table("Grading the reference, all five tasks", headers, rows, notes)
 
 
@@ -68,12 +69,13 @@ def class_table(klass: ClassFigures) -> Table:
         for number, run in enumerate(klass.runs, start=1)
     ]
     clock = klass.runs[0].clock if klass.runs else "n/a"
+    isolation = klass.runs[0].isolation if klass.runs else "n/a"
     notes = [
         f"A class of {klass.size}: five hostile files (every route to the kernel, a fork bomb,"
         " a loop at import, 10 GB asked for, a flood of the pipes), the rest correct files"
         " and mutants of the corpus (tests/redteam/measure_class_of_100.py builds it).",
-        "python -m grader batch under bubblewrap, its defaults (one submission at a time per"
-        f" core, 30 s each). CPU of every process counted by {clock}.",
+        f"python -m grader batch with its defaults (isolation: {isolation}; one submission at"
+        f" a time per core, 30 s each). CPU of every process counted by {clock}.",
         "Load: the 1-minute load average before and after the run (it counts the batch's own"
         " workers).",
     ]

@@ -20,7 +20,8 @@ from PIL import Image
 from benchmarks.charts import CHART_FILES
 
 # The quick benchmark serves the service for its HTTP section.
-pytestmark = [pytest.mark.server, pytest.mark.slow]
+# Its grading section grades in the sandbox the grader chooses (bubblewrap where it works).
+pytestmark = [pytest.mark.server, pytest.mark.sandbox, pytest.mark.slow]
 
 REPOSITORY = Path(__file__).resolve().parents[2]
 
