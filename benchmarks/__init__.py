@@ -1,7 +1,7 @@
 """Benchmarks: the SQLite event store against agent frameworks' SQLite stores, its service,
 and what grading costs.
 
-Run ``python -m benchmarks`` (about half an hour, 13 minutes of it grading) or
+Run ``python -m benchmarks`` (about half an hour, a dozen minutes of it grading) or
 ``python -m benchmarks --quick`` (about a minute, small sizes). Every system is driven
 through its public API on the same machine and disk; raw ``sqlite3`` with the store's own
 pragmas and schema is the floor. The service is measured over HTTP against a real

@@ -7,7 +7,7 @@ in about a minute; the test suite runs it as a smoke test, and its figures are n
 ``--only peers postgres`` runs just those sections (the peer goals take a few minutes); the
 charts are drawn only when the chat, replay and pure-core sections ran. ``--only grading``
 times the grader: the reference graded whole, a class of 100 twice and the browser site,
-about 13 minutes on this shared machine; in ``--quick`` a class of 10 graded once and no
+11 to 13 minutes on this shared machine; in ``--quick`` a class of 10 graded once and no
 browser.
 """
 
