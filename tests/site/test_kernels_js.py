@@ -45,8 +45,8 @@ class FakeWorker {
     if (message.make) {
       made.splice(made.indexOf(this), 1);
       makers.push(this);
-      const made = maker === "fail" ? "failed no memory" : new Uint8Array([1, 2, 3]);
-      setTimeout(() => this.onmessage?.({ data: made }), 1);
+      const snapshot = maker === "fail" ? "failed no memory" : new Uint8Array([1, 2, 3]);
+      setTimeout(() => this.onmessage?.({ data: snapshot }), 1);
     } else if ("snapshot" in message) {
       this.how = plan.shift() ?? "load";
       this.started = message.snapshot === null ? null : Array.from(message.snapshot);
