@@ -243,6 +243,10 @@ class Learner:
         Raises:
             LoadFailure: it did not load.
         """
+        if min(self._task_cpu_left, self._submission_cpu_left) <= 0:
+            # Nothing left to give a kernel: said so, never left to a timer racing the import
+            # (which an import quicker than the timer's first tick would win).
+            raise LoadFailure(Said("load.no_time_left"), Verdict.TIMED_OUT)
         for attempt in range(2):
             try:
                 self._load_once()
