@@ -176,7 +176,6 @@ def serve(config: dict[str, Any]) -> None:
         _share_progress(config["progress_fd"])
     _seal_classes(globals())
     _preload()
-    _precompile(config)
     # Once here, not in every kernel: each fork inherits the clocks and the replacements, as
     # it inherits the preloaded modules. Replacing the refused functions walks every loaded
     # module's namespace (4 ms, and a shrinking starts a kernel per attempt). In this order:
@@ -219,70 +218,6 @@ PRELOADED = (
 def _preload() -> None:
     for name in PRELOADED:
         __import__(name)
-
-
-#: The submission's modules compiled once, in the zygote, by path: every kernel (a fork)
-#: runs these code objects instead of compiling its own copy of the source (3-4 ms a kernel,
-#: and a class of 100 starts some 6,000 kernels). Compiling runs no learner code.
-PRECOMPILED: dict[str, Any] = {}
-#: CPU seconds the zygote may spend compiling. An honest submission takes milliseconds; one
-#: that takes longer is left to each kernel, which compiles it under the import's limit
-#: and is judged by it, as before.
-PRECOMPILE_SECONDS = 2.0
-
-
-class _CompileTooLong(BaseException):
-    """Compiling the submission used up :data:`PRECOMPILE_SECONDS`."""
-
-
-def _precompile(config: dict[str, Any]) -> None:
-    """Compile every module of the submission into :data:`PRECOMPILED`, and make the source
-    loader take a module's code from there. A file that does not compile (a syntax error,
-    a compiler out of memory or past the time) is left out: its kernels compile it and meet
-    the same error. The sources are read-only in the sandbox, so each kernel runs the code
-    of the files as they are; and forks share nothing back, so one kernel cannot change
-    another's."""
-    import importlib.machinery
-    import signal
-
-    if config.get("file"):
-        paths = [config["file"]]
-    else:
-        paths = [
-            _os.path.join(folder, name)
-            for folder, _, names in _os.walk(config["roots"][0])
-            for name in sorted(names)
-            if name.endswith(".py")
-        ]
-
-    def too_long(signum: int, frame: Any) -> None:
-        raise _CompileTooLong()
-
-    previous = signal.signal(signal.SIGPROF, too_long)
-    signal.setitimer(signal.ITIMER_PROF, PRECOMPILE_SECONDS)
-    try:
-        for path in paths:
-            try:
-                with open(path, "rb") as source:
-                    data = source.read()
-                loader = importlib.machinery.SourceFileLoader("submission", path)
-                PRECOMPILED[path] = loader.source_to_code(data, path)
-            except (SyntaxError, ValueError, MemoryError, RecursionError, OSError):
-                continue
-    except _CompileTooLong:
-        PRECOMPILED.clear()
-    finally:
-        signal.setitimer(signal.ITIMER_PROF, 0)
-        signal.signal(signal.SIGPROF, previous)
-    if not PRECOMPILED:
-        return
-    compiled = importlib.machinery.SourceFileLoader.get_code
-
-    def get_code(self: Any, fullname: str) -> Any:
-        code = PRECOMPILED.get(self.get_filename(fullname))
-        return code if code is not None else compiled(self, fullname)
-
-    importlib.machinery.SourceFileLoader.get_code = get_code  # type: ignore[method-assign]
 
 
 def _relay(source: int, destination: int) -> None:
