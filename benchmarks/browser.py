@@ -54,6 +54,16 @@ def reference_files() -> dict[str, str]:
     }
 
 
+def offline_chromium(playwright: Any, profile: Path) -> Any:
+    """Debian's Chromium, headless, with ``profile`` as its profile and every host but
+    127.0.0.1 unresolvable: a page's context whose waits end at :data:`GRADE_MS`."""
+    context = playwright.chromium.launch_persistent_context(
+        str(profile), executable_path=CHROMIUM, headless=True, args=[*LAUNCH_FLAGS, OFFLINE]
+    )
+    context.set_default_timeout(GRADE_MS)
+    return context
+
+
 def first_result(context: Any, url: str) -> float:
     """Seconds from opening the page to the report of "Check all tasks" on the stubs."""
     from playwright.sync_api import expect

@@ -24,11 +24,8 @@ from pathlib import Path
 from typing import Any
 
 from benchmarks.browser import (
-    CHROMIUM,
-    GRADE_MS,
-    LAUNCH_FLAGS,
-    OFFLINE,
     first_result,
+    offline_chromium,
     ready,
     reference_files,
     why_no_browser,
@@ -101,13 +98,7 @@ def _measure(progress: Callable[[str], None]) -> list[BrowserTiming]:
     with tempfile.TemporaryDirectory() as folder:
         built = build(Path(folder) / "site")
         with Server(built.folder) as server, sync_playwright() as playwright:
-            context = playwright.chromium.launch_persistent_context(
-                str(Path(folder) / "profile"),
-                executable_path=CHROMIUM,
-                headless=True,
-                args=[*LAUNCH_FLAGS, OFFLINE],
-            )
-            context.set_default_timeout(GRADE_MS)
+            context = offline_chromium(playwright, Path(folder) / "profile")
             try:
                 timed("first report, cold", lambda: first_result(context, server.url))
                 timed("first report, warm", lambda: first_result(context, server.url))

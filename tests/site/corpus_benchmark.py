@@ -26,7 +26,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from benchmarks.browser import CHROMIUM, GRADE_MS, LAUNCH_FLAGS, OFFLINE, first_result, ready
+from benchmarks.browser import first_result, offline_chromium, ready
 from grader.frontends.site.build import build
 from grader.frontends.site.serve import Server
 from tests.site.submissions import cli_grade, per_task, report_per_task, whole_corpus
@@ -49,13 +49,7 @@ def main(argv: list[str] | None = None) -> int:
             f"{_gzipped(built.folder) / 2**20:.1f} MiB gzipped; load {_load()}"
         )
         with Server(built.folder) as server, sync_playwright() as playwright:
-            context = playwright.chromium.launch_persistent_context(
-                str(Path(folder) / "profile"),
-                executable_path=CHROMIUM,
-                headless=True,
-                args=[*LAUNCH_FLAGS, OFFLINE],
-            )
-            context.set_default_timeout(GRADE_MS)
+            context = offline_chromium(playwright, Path(folder) / "profile")
             cold = first_result(context, server.url)
             warm = first_result(context, server.url)
             print(f"time to first result: cold {cold:.1f} s, warm {warm:.1f} s; load {_load()}")
