@@ -12,6 +12,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+from grader.transport.workspace import EXERCISE_MODULES, KIT_ROOT
+
 CHROMIUM = "/usr/bin/chromium"
 #: What works in a container without a GPU, a sandbox or a network beyond the registries.
 LAUNCH_FLAGS = [
@@ -30,10 +32,6 @@ OFFLINE = "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1"
 #: one grading of every task.
 LOAD_MS = 300_000
 GRADE_MS = 600_000
-#: The kit (the folder holding ``solutions``).
-KIT_ROOT = Path(__file__).resolve().parents[1]
-#: The exercise files a submission is made of.
-EXERCISE_MODULES = ("event_log.py", "sessions.py", "replay.py")
 
 
 def why_no_browser() -> str | None:

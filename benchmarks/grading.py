@@ -36,11 +36,9 @@ from typing import Any
 from benchmarks.cpu_clock import run_measured
 from benchmarks.grading_browser import BrowserFigures, run_browser_benchmark
 from benchmarks.measure import median, quartiles
+from grader.engine.contract import FUNCTIONS
+from grader.transport.workspace import KIT_ROOT
 
-KIT_ROOT = Path(__file__).resolve().parents[1]
-#: The five functions a grade calls, as the reference names them.
-FIVE = ("create_event_log", "append_event", "get_events_for_session", "list_sessions",
-        "replay_session")  # fmt: skip
 #: The module the reference's wrapped functions are graded from, in process.
 TIMED_REFERENCE = "benchmarks_timed_reference"
 #: The script that writes a class (test data: run, not imported).
@@ -227,8 +225,8 @@ def _timed_reference() -> _TimedModule:
 
         return call
 
-    for name in FIVE:
-        setattr(module, name, timed(getattr(solutions, name)))
+    for function in FUNCTIONS:
+        setattr(module, function.name, timed(getattr(solutions, function.name)))
     sys.modules[TIMED_REFERENCE] = module
     return _TimedModule(module, spent)
 

@@ -129,7 +129,8 @@ LAYERS: Final = (
         ("eventlog", "store", "demo words", "grader i18n", "sdk adapter", "web", "demo facade"),
     ),
     # The benchmarks time the grader too: a grade in process (grader.run) and the browser
-    # site (grader.frontends.site), besides the command lines they run as processes.
+    # site (grader.frontends.site), besides the command lines they run as processes; they
+    # take the grader's own tables (its functions, its exercise files) rather than copies.
     Layer(
         "benchmarks",
         ("benchmarks",),
@@ -141,7 +142,7 @@ LAYERS: Final = (
             "web",
             "demo facade",
             "demo entry",
-            "grader run",
+            *GRADER_BELOW_FRONTENDS,
             "grader frontends",
         ),
     ),
