@@ -353,15 +353,12 @@ class Learner:
         except KernelStopped as stopped:
             self.reports += [r for r in stopped.reports if r not in self.reports]
             self._spend(stopped.cpu)
-            kind = stopped.kind
-            if kind is StopKind.TIMED_OUT and self.out_of_time:
-                kind = StopKind.OVERRUN
-            if fresh and kind is StopKind.TIMED_OUT and not stopped.reports:
+            stop = self._stop(stopped.kind, stopped.progress, stopped.code)
+            if fresh and stop.kind is StopKind.TIMED_OUT and not stopped.reports:
                 hang = _hang(request, stopped)
                 if hang is not None:
                     self._hangs.append(hang)
-            example, step, call = (*stopped.progress, 0, 0, 0)[:3]
-            return list(stopped.parts), Stop(kind, example, step, call, stopped.code)
+            return list(stopped.parts), stop
         self._note(done.get("done", {}))
         self._spend(float(done.get("done", {}).get("cpu", 0.0) or 0.0))
         if done.get("done", {}).get("forged"):
@@ -372,9 +369,15 @@ class Learner:
         """The stop a remembered hang comes to again, charged as it was the first time; the
         kernel, which was not asked, stays fresh."""
         self._spend(hang.cpu)
-        kind = StopKind.OVERRUN if self.out_of_time else StopKind.TIMED_OUT
-        example, step, call = (*hang.progress, 0, 0, 0)[:3]
-        return list(hang.parts), Stop(kind, example, step, call, hang.code)
+        return list(hang.parts), self._stop(StopKind.TIMED_OUT, hang.progress, hang.code)
+
+    def _stop(self, kind: StopKind, progress: tuple[int, ...], code: int | None) -> Stop:
+        """Where a kernel stopped and why, once its CPU is spent: a call's time used up when
+        the task's (or the submission's) is gone too is the task's overrun."""
+        if kind is StopKind.TIMED_OUT and self.out_of_time:
+            kind = StopKind.OVERRUN
+        example, step, call = (*progress, 0, 0, 0)[:3]
+        return Stop(kind, example, step, call, code)
 
     def _deadline(self) -> float:
         """The wall clock's deadline for a request: the task's, where limits are wall-clock
