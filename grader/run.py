@@ -84,6 +84,7 @@ def grade_in_process(
     tasks: Sequence[Task] = TASKS,
     settings: Settings = Settings(),
     full: bool = False,
+    shrink: bool = True,
 ) -> Report:
     """Grade trusted code in this very interpreter: no sandbox, no second process (see
     :mod:`grader.transport.inprocess`). For the grader's own tests of its verdicts, its
@@ -94,7 +95,7 @@ def grade_in_process(
     def learner() -> Learner:
         return Learner(InProcessTransport(target), clock)
 
-    return grading.grade(target, tasks, learner, "none", full)
+    return grading.grade(target, tasks, learner, "none", full, shrink)
 
 
 def _target_problem(error: workspace.TargetError) -> Said:

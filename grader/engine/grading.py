@@ -36,6 +36,7 @@ def grade(
     learner: Callable[[], Learner],
     isolation: str,
     full: bool = False,
+    shrink: bool = True,
 ) -> Report:
     """Grade ``tasks`` of one submission; never raises for anything learner code does.
 
@@ -45,10 +46,13 @@ def grade(
         isolation: how learner code runs, for the report.
         full: judge every answer in full instead of comparing digests (the same verdicts,
             slower: for tests that prove it).
+        shrink: shrink a failing example before it is shown. Without it, a failure shows the
+            first failing example as it is: the same statuses and score for much less work,
+            for tests that check only those (a red set of wrong files).
     """
     asked = tuple(task.id for task in tasks)
     max_score = sum(task.points for task in tasks)
-    graded = _grade_tasks(tasks, learner, full)
+    graded = _grade_tasks(tasks, learner, full, shrink)
     if isinstance(graded, LoadFailure):
         return Report(target, (), asked, max_score, isolation, graded.said, graded.verdict,
                       graded.reports)  # fmt: skip
@@ -65,7 +69,7 @@ Graded = tuple[list[TaskResult], list[dict[str, str]], list[str], bool]
 
 
 def _grade_tasks(
-    tasks: Sequence[Task], make: Callable[[], Learner], full: bool
+    tasks: Sequence[Task], make: Callable[[], Learner], full: bool, shrink: bool = True
 ) -> Graded | LoadFailure:
     learner = make()
     results: list[TaskResult] = []
@@ -77,7 +81,7 @@ def _grade_tasks(
                 # on fresh kernels, cost tens of seconds of the class's time for no point).
                 results.append(TaskResult(task.id, task.number, task.points, Status.TAMPERED))
                 continue
-            results.append(grade_task(task, learner, full))
+            results.append(grade_task(task, learner, full, shrink))
     except LoadFailure as failure:
         if learner.reports:
             return LoadFailure(Said("load.tampered"), Verdict.TAMPERED, tuple(learner.reports))
@@ -101,7 +105,7 @@ def _not_reloaded(failure: LoadFailure) -> Failure:
     return Failure(f"cause.{Cause.RELOAD.value}", status, outcome=(failure.said,))
 
 
-def grade_task(task: Task, learner: Learner, full: bool = False) -> TaskResult:
+def grade_task(task: Task, learner: Learner, full: bool = False, shrink: bool = True) -> TaskResult:
     """Run a task's properties in order on a fresh kernel; the first broken one decides."""
     learner.begin_task()
     missing = not_written(learner, task.functions)
@@ -118,10 +122,10 @@ def grade_task(task: Task, learner: Learner, full: bool = False) -> TaskResult:
         try:
             if banked is not None:
                 named = functools.partial(task.property_named, name)
-                failure = run_banked(named, banked[name], learner, task.strict)
+                failure = run_banked(named, banked[name], learner, task.strict, shrink)
             else:
                 prop = task.property_named(name)
-                failure = run_property(prop, examples_of(task, prop), learner, task.strict)
+                failure = run_property(prop, examples_of(task, prop), learner, task.strict, shrink)
         except LoadFailure as failed:
             # A fresh kernel that did not load again (its code depends on what an earlier run
             # left, or no time was left): this task's failure, never the grader's.

@@ -26,7 +26,11 @@ from grader.engine.properties import Property
 
 
 def run_banked(
-    get_property: Callable[[], Property], banked: BankedProperty, learner: Learner, strict: bool
+    get_property: Callable[[], Property],
+    banked: BankedProperty,
+    learner: Learner,
+    strict: bool,
+    shrink: bool = True,
 ) -> Failure | None:
     """Run a property's banked examples against ``learner`` by digest; the smallest failure,
     or None when it holds. ``get_property`` is only called when an example fails: a grade
@@ -44,7 +48,7 @@ def run_banked(
         if trial is None:
             from grader.engine.trial import Trial
 
-            trial = Trial(get_property(), learner, strict)
+            trial = Trial(get_property(), learner, strict, shrink)
         value = banked.values[number]
         if number < len(parts):
             found = trial.after_digest(value, expected, parts[number])
@@ -59,10 +63,10 @@ def run_banked(
 
 
 def run_property(
-    prop: Property, values: Sequence[Any], learner: Learner, strict: bool
+    prop: Property, values: Sequence[Any], learner: Learner, strict: bool, shrink: bool = True
 ) -> Failure | None:
     """Run ``prop`` over ``values`` against ``learner``, every answer judged in full; the
     smallest failure, or None when it holds."""
     from grader.engine.trial import Trial
 
-    return Trial(prop, learner, strict).in_full(values)
+    return Trial(prop, learner, strict, shrink).in_full(values)

@@ -41,8 +41,8 @@ class Trial:
     """One property's examples tried in full against one learner, and what it costs when
     examples hang."""
 
-    def __init__(self, prop: Property, learner: Learner, strict: bool) -> None:
-        self.prop, self.learner, self.strict = prop, learner, strict
+    def __init__(self, prop: Property, learner: Learner, strict: bool, shrink: bool = True) -> None:
+        self.prop, self.learner, self.strict, self.shrink = prop, learner, strict, shrink
         self.costly_left = COSTLY_BUDGET
         self.seconds: float | None = None
 
@@ -157,7 +157,10 @@ class Trial:
 
     def smallest(self, value: Any, first: Failure) -> Failure:
         """The smallest failing example the shrinker finds, starting from ``value`` (see
-        :mod:`grader.engine.smallest`): each smaller candidate asked of the learner's code."""
+        :mod:`grader.engine.smallest`): each smaller candidate asked of the learner's code.
+        Not shrinking, ``first`` as it is."""
+        if not self.shrink:
+            return first
         from grader.engine.smallest import smallest_failure
 
         cheap = self.learner.cheap_kernels
