@@ -12,7 +12,7 @@ import textwrap
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import pytest
 
@@ -23,11 +23,13 @@ from grader.tasks import TASKS, select
 from tests.grader.cli_in_process import cli_in_process
 from tests.implementations.corpus import correct_files, write_mutant
 from tests.implementations.mutants import MUTANTS
+from tests.run_once import once_per_run, run_folder
 
 KIT_ROOT = Path(__file__).resolve().parents[2]
 CORRECT_FILES = correct_files()
 # Generous: a full grade takes seconds, but CI machines can be slow and busy.
 CLI_TIMEOUT = 300
+T = TypeVar("T")
 
 
 def run_grader(
@@ -58,13 +60,13 @@ def write_target(tmp_path: Path) -> Callable[[str, str], Path]:
     return write
 
 
-def _grade(job: tuple[Path, tuple[str, ...], bool]) -> Report:
-    path, tasks, full = job
+def _grade(job: tuple[Path, tuple[str, ...], bool, bool]) -> Report:
+    path, tasks, full, shrink = job
     with using_language("en"):
-        return grade_in_process(str(path), select(list(tasks)), full=full)
+        return grade_in_process(str(path), select(list(tasks)), full=full, shrink=shrink)
 
 
-def in_pool(job: Callable[[Any], Report], jobs: Sequence[Any]) -> list[Report]:
+def in_pool(job: Callable[[Any], T], jobs: Sequence[Any]) -> list[T]:
     """Run ``job`` (a module-level function) on every item of ``jobs``, one process per core
     (forked: the corpus is trusted code)."""
     context = multiprocessing.get_context("fork")
@@ -73,11 +75,16 @@ def in_pool(job: Callable[[Any], Report], jobs: Sequence[Any]) -> list[Report]:
         return list(pool.map(job, jobs, chunksize=4))
 
 
-def grade_all(jobs: list[tuple[Path, tuple[str, ...]]], full: bool = False) -> list[Report]:
+def grade_all(
+    jobs: list[tuple[Path, tuple[str, ...]]], full: bool = False, shrink: bool = True
+) -> list[Report]:
     """Grade every (file, tasks) job in process (the corpus is trusted code: the engine's
     verdicts are what these tests check; the sandbox has tests of its own), one process per
-    core."""
-    return in_pool(_grade, [(*job, full) for job in jobs])
+    core, once per test run (:func:`once_per_run`: the suite's workers share the grades)."""
+    # The path too: a report can name its file (a traceback's line).
+    sources = [(str(path), path.read_bytes(), tasks) for path, tasks in jobs]
+    key = ("grade_all", sources, full, shrink)
+    return once_per_run(key, lambda: in_pool(_grade, [(*job, full, shrink) for job in jobs]))
 
 
 @pytest.fixture(scope="session")
@@ -89,9 +96,18 @@ def graded_correct() -> dict[str, Report]:
 
 @pytest.fixture(scope="session")
 def mutant_jobs(tmp_path_factory: pytest.TempPathFactory) -> list[tuple[Path, tuple[str, ...]]]:
-    """Every mutant written out, with the task it must lose."""
-    folder = tmp_path_factory.mktemp("mutants")
-    return [(write_mutant(mutant, folder), (mutant.task,)) for mutant in MUTANTS]
+    """Every mutant written out, with the task it must lose: in the folder the run's workers
+    share, so that their grades are shared too (:func:`grade_all`)."""
+    shared = run_folder()
+    if shared is None:
+        folder = tmp_path_factory.mktemp("mutants")
+        return [(write_mutant(mutant, folder), (mutant.task,)) for mutant in MUTANTS]
+
+    def write_all() -> list[tuple[Path, tuple[str, ...]]]:
+        (shared / "mutants").mkdir(exist_ok=True)
+        return [(write_mutant(mutant, shared / "mutants"), (mutant.task,)) for mutant in MUTANTS]
+
+    return once_per_run(("mutant_jobs", str(shared)), write_all)
 
 
 @pytest.fixture(scope="session")

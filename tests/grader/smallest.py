@@ -22,7 +22,7 @@ from typing import Any
 
 from grader.engine.answers import Skip
 from grader.engine.learner import Clock, Learner
-from grader.engine.outcomes import Failure, Said
+from grader.engine.outcomes import Failure, Report, Said
 from grader.engine.shrink import reductions
 from grader.engine.sizes import measure
 from grader.engine.smallest import same_way
@@ -64,7 +64,7 @@ class Shown:
     same_way: tuple[str, ...]
     other_way: tuple[str, ...]
     reductions: int
-    cpu: float
+    cpu: float | None
 
 
 def calls_shown(lines: tuple[str | Said, ...]) -> tuple[int, tuple[int, ...]]:
@@ -87,31 +87,43 @@ def calls_shown(lines: tuple[str | Said, ...]) -> tuple[int, tuple[int, ...]]:
     return calls, tuple(loops)
 
 
-def examine(name: str) -> Shown:
-    """Grade one mutant on its task, then run its shown case and each reduction of it."""
-    mutant = BY_NAME[name]
-    task = TASKS_BY_ID[mutant.task]
+def examine(name: str, graded: tuple[Path, Report] | None = None) -> Shown:
+    """Run one mutant's shown case and each reduction of it: the case from ``graded`` (the
+    mutant's file and its report, graded on its task), else from a grade of its own (its
+    CPU time measured)."""
     with tempfile.TemporaryDirectory() as folder:
-        path = write_mutant(mutant, Path(folder))
-        started = _cpu()
-        with using_language("en"):
-            report = grade_in_process(str(path), (task,))
-        cpu = _cpu() - started
-        failure = report.results[0].failure
-        assert failure is not None and failure.example is not None, (name, failure)
-        example = failure.example
-        prop = next(prop for prop in task.properties if prop.name == example.prop)
-        learner = Learner(InProcessTransport(str(path)), Clock())
-        try:
-            learner.begin_task()
-            trial = Trial(prop, learner, task.strict)
-            again = _run(trial, example.value)
-            tried = []
-            for candidate in reductions(example.value):
-                learner.load()  # each on a fresh kernel, as the case shown is run
-                tried.append((candidate, _run(trial, candidate)))
-        finally:
-            learner.close()
+        if graded is None:
+            path = write_mutant(BY_NAME[name], Path(folder))
+            started = _cpu()
+            report = _grade(path, name)
+            cpu: float | None = _cpu() - started
+        else:
+            (path, report), cpu = graded, None
+        return _examined(name, path, report, cpu)
+
+
+def _grade(path: Path, name: str) -> Report:
+    with using_language("en"):
+        return grade_in_process(str(path), (TASKS_BY_ID[BY_NAME[name].task],))
+
+
+def _examined(name: str, path: Path, report: Report, cpu: float | None) -> Shown:
+    task = TASKS_BY_ID[BY_NAME[name].task]
+    failure = report.results[0].failure
+    assert failure is not None and failure.example is not None, (name, failure)
+    example = failure.example
+    prop = next(prop for prop in task.properties if prop.name == example.prop)
+    learner = Learner(InProcessTransport(str(path)), Clock())
+    try:
+        learner.begin_task()
+        trial = Trial(prop, learner, task.strict)
+        again = _run(trial, example.value)
+        tried = []
+        for candidate in reductions(example.value):
+            learner.load()  # each on a fresh kernel, as the case shown is run
+            tried.append((candidate, _run(trial, candidate)))
+    finally:
+        learner.close()
     calls, loops = calls_shown(failure.lines)
     return Shown(
         name,
@@ -148,12 +160,25 @@ def _cpu() -> float:
     return time.process_time() + children.ru_utime + children.ru_stime
 
 
-def examine_all(names: list[str]) -> list[Shown]:
-    """:func:`examine` for each mutant, one fresh process each, one per core."""
-    context = multiprocessing.get_context("spawn")
+def _examine(job: tuple[str, tuple[Path, Report] | None]) -> Shown:
+    return examine(*job)
+
+
+def examine_all(
+    names: list[str], graded: dict[str, tuple[Path, Report]] | None = None
+) -> list[Shown]:
+    """:func:`examine` for each mutant, one per core: each in a fresh process of its own
+    (spawned) when it is graded here, so that its CPU time is its own; with the grades given
+    (``graded``: name -> file and report), in forked processes that run one after another
+    (every load of a file is a fresh module: nothing of one mutant reaches the next)."""
     workers = max(2, len(os.sched_getaffinity(0)))
-    with ProcessPoolExecutor(workers, mp_context=context, max_tasks_per_child=1) as pool:
-        return list(pool.map(examine, names))
+    if graded is None:
+        context = multiprocessing.get_context("spawn")
+        with ProcessPoolExecutor(workers, mp_context=context, max_tasks_per_child=1) as pool:
+            return list(pool.map(examine, names))
+    jobs = [(name, graded[name]) for name in names]
+    with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork")) as pool:
+        return list(pool.map(_examine, jobs, chunksize=4))
 
 
 def main(names: list[str]) -> None:
@@ -164,7 +189,7 @@ def main(names: list[str]) -> None:
     for shown in examine_all(names or list(BY_NAME)):
         loops = ", ".join(map(str, shown.loops)) or "-"
         cells = (shown.name, shown.promise, shown.calls, loops, shown.characters,
-                 shown.attempts, f"{shown.cpu:.2f}", shown.reductions, len(shown.same_way),
+                 shown.attempts, f"{shown.cpu or 0:.2f}", shown.reductions, len(shown.same_way),
                  len(shown.other_way))  # fmt: skip
         print("| " + " | ".join(map(str, cells)) + " |")
         for case in (*shown.same_way, *shown.other_way):

@@ -3,17 +3,20 @@ no one-step reduction of it (a call removed; a loop, a text, an id or a nesting 
 payload key dropped) still fails the same way; a bug that needs no size is shown in a dozen
 calls at most; and the case shown fails again when it is run again.
 
-Every mutant is graded once (without a sandbox, one per core), then its case and each
-reduction of it are run through the same path as a grade (see :mod:`tests.grader.smallest`).
+Every mutant is graded once (without a sandbox, one per core: the corpus's grade, which
+other tests read too), then its case and each reduction of it are run through the same path
+as a grade (see :mod:`tests.grader.smallest`); a few are graded again, each in a fresh
+process, to see the same case.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
-from grader.engine.outcomes import Said
+from grader.engine.outcomes import Report, Said
 from grader.run import grade_in_process
 from grader.tasks import TASKS_BY_ID
 from tests.grader.smallest import BY_NAME, Shown, calls_shown, examine_all
@@ -52,8 +55,13 @@ TWICE = ("sessions_by_last_event", "replay_leaks_other_sessions", "nested_extras
 
 
 @pytest.fixture(scope="module")
-def shown() -> dict[str, Shown]:
-    return {case.name: case for case in examine_all(NAMES)}
+def shown(
+    graded_mutants: Callable[[str], Report], mutant_jobs: list[tuple[Path, tuple[str, ...]]]
+) -> dict[str, Shown]:
+    """Every mutant's case, from the corpus's one grade (shared with the other tests)."""
+    paths = [path for path, _ in mutant_jobs]
+    graded = {name: (path, graded_mutants(name)) for name, path in zip(NAMES, paths, strict=True)}
+    return {case.name: case for case in examine_all(NAMES, graded)}
 
 
 @pytest.mark.parametrize("name", NAMES)
