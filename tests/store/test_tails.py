@@ -91,8 +91,11 @@ def test_a_tail_read_is_the_walk_of_the_index_after_every_step(
             if action == "fail":
                 with monkeypatch.context() as patched:
                     patched.setattr(projections, "write_projection", _fail)
+                    # A batch: its projection step runs in Python, where it can fail (a
+                    # message appended alone is one statement, with no step between).
+                    lost = [("user_message", {"content": "lost"})] * 2
                     with pytest.raises(RuntimeError):
-                        writer.append_event(session_id, "user_message", {"content": "lost"})
+                        writer.append_events(session_id, lost)
             else:
                 _step(writer, session_id, action, number)
             folded = fold_history(store.get_events_for_session(session_id)).item_events()

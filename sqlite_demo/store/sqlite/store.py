@@ -38,7 +38,12 @@ from sqlite_demo.store.sqlite.connection import (
 )
 from sqlite_demo.store.sqlite.faults import translate_sqlite_errors
 from sqlite_demo.store.sqlite.tails import Tails
-from sqlite_demo.store.sqlite.writes import append_in_transaction
+from sqlite_demo.store.sqlite.writes import (
+    ALONE_TYPES,
+    append_alone,
+    append_in_transaction,
+    create_message_appends,
+)
 
 if TYPE_CHECKING:
     from sqlite_demo.store.contract import EventStore
@@ -98,6 +103,8 @@ class SqliteEventStore(SqlEventStore):
         )
         try:
             apply_schema(self._connection)
+            # The view whose trigger writes a chat message appended alone (writes.py).
+            self._new_ids = create_message_appends(self._connection)
         except BaseException:
             self.close()
             raise
@@ -201,6 +208,14 @@ class SqliteEventStore(SqlEventStore):
     ) -> list[StoredEvent]:
         # The lock and the transaction without a generator context: this is the hot path.
         # write_transaction translates SQLite's errors itself.
+        if len(events) == 1 and key is None and version is None and events[0][0] in ALONE_TYPES:
+            # Nothing to read first: one statement, its own transaction (writes.append_alone).
+            event_type, payload = events[0]
+            with self._lock:
+                event = append_alone(self._sql(), self._new_ids, session_id, event_type, payload)
+                self._tails.appended(session_id, (event,), False)
+            self._appends.appended(session_id)
+            return [event]
         with self._lock:
             with self._write() as sql:
                 appended = []
