@@ -204,7 +204,10 @@ CELLS = [
     inserted with that id; `COMMIT`. There is no separate "does the session exist?" query: the
     foreign key on `session_id` refuses an unknown session inside the insert itself. Every
     value is passed as a `?` parameter (the trace shows them filled in; `<now>` stands for the
-    timestamp).
+    timestamp). These are the steps of every append. The store sends a message appended alone
+    with neither rule nor key as one statement instead, `INSERT INTO message_appends`: a TEMP
+    view of its own connection, whose trigger runs the same two INSERTs, and which SQLite
+    commits as a transaction of its own, for a third of the statements.
 
     A `tool_result` is the one event whose projection *updates* a row: it fills in the
     `result` of its `tool_calls` row. The projection may change; the events never do. Tool

@@ -193,10 +193,13 @@ CELLS = [
     """),
     md(r"""
     The kit's store never needs that repair, because it writes the event and its projection
-    row inside **one** `BEGIN IMMEDIATE ... COMMIT`. To check, we kill a child at the worst
-    moment the store has: the event row is inserted, the projection row is next, the
-    transaction is still open. (The child swaps in a projection step that reports and waits;
-    `writes.py` calls it through the `projections` module for exactly this kind of test.)
+    row inside **one** transaction. A message appended alone is one statement, which SQLite
+    runs as its own transaction: a view's trigger writes both rows, so there is no moment
+    between them for a crash to land in. A turn appended as a batch is
+    `BEGIN IMMEDIATE ... COMMIT` around steps run from Python, so to check, we kill a child at
+    the worst moment that has: the first event row is inserted, its projection row is next,
+    the transaction is still open. (The child swaps in a projection step that reports and
+    waits; `writes.py` calls it through the `projections` module for exactly this kind of test.)
     """),
     code(r"""
     def store_append_killed_midway(pipe, path: Path) -> None:
@@ -206,7 +209,8 @@ CELLS = [
 
         projections.write_projection = report_and_wait  # only in this child process
         store = SqliteEventStore(path)
-        store.append_event("order-desk", "user_message", {"content": QUESTION})
+        turn = [("user_message", {"content": QUESTION}), ("assistant_message", {"content": ANSWER})]
+        store.append_events("order-desk", turn)
 
 
     path = new_database("one_transaction")

@@ -45,8 +45,8 @@ CELLS = {
     "e1ae35a9": md(r"""
     现在聊天窗口（读投影）和模型（读回放）看到的是两段不同的对话，而且没有任何东西会自己让它们重新一致。投影是派生数据，所以可以丢掉，再从事件重新折叠出来，`rebuild_projections()` 做的正是这件事：
     """),
-    "cbbac275": md(r"""
-    套件的存储从来不需要这种修补，因为它把事件和投影行放在**同一个** `BEGIN IMMEDIATE ... COMMIT` 里写入。为了验证，我们在存储最糟糕的时刻杀掉一个子进程：事件行已经插入，下一步就是投影行，事务还没结束。（子进程换上一个会报告并等待的投影步骤；`writes.py` 通过 `projections` 模块调用它，就是为了这类测试。）
+    "171ba11c": md(r"""
+    套件的存储从来不需要这种修补，因为它把事件和投影行放在**同一个**事务里写入。单独追加的一条消息是一条语句，SQLite 把它当作一个独立的事务来执行：一个视图的触发器写下这两行，所以两者之间没有可以让崩溃落进去的时刻。一轮对话作为一批追加时，是 `BEGIN IMMEDIATE ... COMMIT` 包住从 Python 执行的各个步骤。所以为了验证，我们在这条路径最糟糕的时刻杀掉一个子进程：第一个事件行已经插入，下一步是它的投影行，事务还没结束。（子进程换上一个会报告并等待的投影步骤；`writes.py` 通过 `projections` 模块调用它，就是为了这类测试。）
     """),
     "f8e8bc05": md(r"""
     要么都成功，要么都不发生：未提交的事件和它的投影行一起消失了，所以两条读路径仍然一致。调用方从没收到这次追加成功的答复，所以什么都没有保证过；重试是安全的（带上幂等键的话，即使第一次其实**已经**提交了也没关系）。**派生数据和它的来源一起提交**。
@@ -212,7 +212,7 @@ CODE = {
         store.rebuild_projections()
         print("重建之后的投影：", [row.role for row in store.get_messages("order-desk")])
     """),
-    "af9e634a": code(r"""
+    "490a5b14": code(r"""
     def store_append_killed_midway(pipe, path: Path) -> None:
         def report_and_wait(connection, event) -> None:
             pipe.send(f"事件 {event.event_id} 已插入，接下来写投影，还没有提交")
@@ -220,7 +220,8 @@ CODE = {
 
         projections.write_projection = report_and_wait  # 只在这个子进程里
         store = SqliteEventStore(path)
-        store.append_event("order-desk", "user_message", {"content": QUESTION})
+        turn = [("user_message", {"content": QUESTION}), ("assistant_message", {"content": ANSWER})]
+        store.append_events("order-desk", turn)
 
 
     path = new_database("one_transaction")
