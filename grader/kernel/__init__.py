@@ -48,6 +48,18 @@ def sources(files: tuple[str, ...] = FILES) -> list[tuple[str, str]]:
     ]
 
 
+@functools.cache
+def compiled_for_child(files: tuple[str, ...] = FILES) -> tuple[tuple[str, CodeType], ...]:
+    """Each kernel file as ``(name, code)``, compiled exactly as a child compiles the source
+    it is sent (no future import of this module's inherited, no optimisation: the child runs
+    without ``-O``), once per process: for a child of this very interpreter, which then runs
+    the code instead of compiling some 4,000 lines at every grade (about 20 ms of CPU)."""
+    return tuple(
+        (name, compile(text, name, "exec", dont_inherit=True, optimize=0))
+        for name, text in sources(files)
+    )
+
+
 def namespace(files: tuple[str, ...] = IN_PROCESS_FILES) -> dict[str, Any]:
     """A kernel namespace in this interpreter, for a transport without a sandbox."""
     import builtins

@@ -62,7 +62,7 @@ def boot():
     sources, config = marshal.loads(take(int.from_bytes(take(8), "big")))
     space = {"__builtins__": dict(builtins.__dict__), "__name__": "grading_kernel"}
     for name, text in sources:
-        exec(compile(text, name, "exec"), space)
+        exec(compile(text, name, "exec") if type(text) is str else text, space)
     serve = space["serve"]
     del sources, space, take, name, text, sys
     serve(config)
@@ -190,7 +190,7 @@ class Sandbox:
             "progress_fd": progress_fd,
             **self.limits.config(own_uid=self._uid is not None),
         }
-        payload = marshal.dumps((kernel.sources(), config))
+        payload = marshal.dumps((kernel_files(self.launcher.python), config))
         self._write(len(payload).to_bytes(8, "big") + payload)
 
     def fork(self, task: dict[str, Any]) -> None:
@@ -349,6 +349,15 @@ class Sandbox:
             self.writes.clean()
             self.writes = None
         return code
+
+
+def kernel_files(python: str) -> list[tuple[str, Any]]:
+    """The kernel's files for a child running ``python``: compiled here when it is this very
+    interpreter (the same binary reads the same code objects), else their sources, which
+    the child compiles."""
+    if os.path.realpath(python) == isolation.interpreter():
+        return list(kernel.compiled_for_child())
+    return kernel.sources()
 
 
 def tree_schedstat(root: int) -> tuple[float, float] | None:
