@@ -48,15 +48,15 @@ def sources(files: tuple[str, ...] = FILES) -> list[tuple[str, str]]:
     ]
 
 
-@functools.cache
-def compiled_for_child(files: tuple[str, ...] = FILES) -> tuple[tuple[str, CodeType], ...]:
-    """Each kernel file as ``(name, code)``, compiled exactly as a child compiles the source
-    it is sent (no future import of this module's inherited, no optimisation: the child runs
-    without ``-O``), once per process: for a child of this very interpreter, which then runs
-    the code instead of compiling some 4,000 lines at every grade (about 20 ms of CPU)."""
+@functools.lru_cache(maxsize=8)
+def compiled_for_child(files: tuple[tuple[str, str], ...]) -> tuple[tuple[str, CodeType], ...]:
+    """``files`` (``(name, source)`` pairs, as :func:`sources` gives them) as ``(name, code)``,
+    compiled exactly as a child compiles the source it is sent (no future import of this
+    module's inherited, no optimisation: the child runs without ``-O``), once per process
+    for the same sources: for a child of this very interpreter, which then runs the code
+    instead of compiling some 4,000 lines at every grade (about 20 ms of CPU)."""
     return tuple(
-        (name, compile(text, name, "exec", dont_inherit=True, optimize=0))
-        for name, text in sources(files)
+        (name, compile(text, name, "exec", dont_inherit=True, optimize=0)) for name, text in files
     )
 
 

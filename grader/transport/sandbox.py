@@ -355,9 +355,10 @@ def kernel_files(python: str) -> list[tuple[str, Any]]:
     """The kernel's files for a child running ``python``: compiled here when it is this very
     interpreter (the same binary reads the same code objects), else their sources, which
     the child compiles."""
+    sources = kernel.sources()
     if os.path.realpath(python) == isolation.interpreter():
-        return list(kernel.compiled_for_child())
-    return kernel.sources()
+        return list(kernel.compiled_for_child(tuple(sources)))
+    return sources
 
 
 def tree_schedstat(root: int) -> tuple[float, float] | None:

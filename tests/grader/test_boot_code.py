@@ -10,6 +10,8 @@ import marshal
 import subprocess
 import sys
 
+import pytest
+
 from grader import kernel
 from grader.transport import isolation, sandbox
 
@@ -32,7 +34,7 @@ def test_the_code_sent_is_the_code_the_child_compiles_from_the_source() -> None:
         env={"PATH": "/usr/bin:/bin"},
     )
     theirs = marshal.loads(child.stdout)
-    ours = kernel.compiled_for_child()
+    ours = kernel.compiled_for_child(tuple(sources))
     assert [name for name, _ in ours] == [name for name, _ in sources]
     # Code objects are equal when their bytecode, constants, names, flags (future imports
     # among them) and line tables are: a future flag inherited here, or asserts compiled
@@ -42,5 +44,20 @@ def test_the_code_sent_is_the_code_the_child_compiles_from_the_source() -> None:
 
 
 def test_the_code_is_sent_only_to_this_interpreter() -> None:
-    assert sandbox.kernel_files(sys.executable) == list(kernel.compiled_for_child())
-    assert sandbox.kernel_files("/no/such/python3") == kernel.sources()
+    sources = kernel.sources()
+    assert sandbox.kernel_files(sys.executable) == list(kernel.compiled_for_child(tuple(sources)))
+    assert sandbox.kernel_files("/no/such/python3") == sources
+
+
+def test_the_code_is_compiled_from_the_sources_of_the_moment(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # The red-team tests add a kernel file of their own (the guard switched off, a kernel
+    # that answers nonsense) by replacing kernel.sources: that file must reach the child.
+    real = kernel.sources
+    sandbox.kernel_files(sys.executable)  # the kernel's own files, compiled and kept
+    extra = ("<kernel:extra>", "EXTRA = 1\n")
+    monkeypatch.setattr(kernel, "sources", lambda files=kernel.FILES: [*real(files), extra])
+    sent = sandbox.kernel_files(sys.executable)
+    assert [name for name, _ in sent][-1] == "<kernel:extra>"
+    assert sent[-1][1] == compile(extra[1], extra[0], "exec", dont_inherit=True)
