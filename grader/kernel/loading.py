@@ -83,7 +83,7 @@ def _precompile(config: dict[str, Any], cpu_seconds: Any) -> None:
             code = compile(data, path, "exec", dont_inherit=True)
         if warned or cpu_seconds() - began > PRECOMPILE_SECONDS:
             return
-    except (SyntaxError, ValueError, MemoryError, RecursionError, OverflowError, OSError):
+    except Exception:  # whatever went wrong, each kernel meets it again, as before
         return
     _PRECOMPILED[path] = code
 
