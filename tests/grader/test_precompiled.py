@@ -152,7 +152,10 @@ def test_after_precompiling_no_method_of_any_class_leads_to_the_kernel(
             seen.add(id(sub))
             pending.append(sub)
             for value in list(vars(sub).values()):
-                space = getattr(value, "__globals__", None)
+                try:
+                    space = getattr(value, "__globals__", None)
+                except Exception:  # a lazy attribute of one of this process's modules
+                    continue  # (six.moves imports on access, _gdbm absent): no function there
                 if space is zygote:
                     found.append(f"{sub.__qualname__}.{getattr(value, '__name__', '?')}")
     assert found == [], found
