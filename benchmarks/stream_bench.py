@@ -180,9 +180,12 @@ def _finish(reading: subprocess.Popen[str]) -> _Report:
 def _probe_while(
     reading: subprocess.Popen[str], server: ServerProcess
 ) -> tuple[list[float], float]:
-    samples, peak = [], _resident_mb(server.pid)
+    samples: list[float] = []
+    peak = _resident_mb(server.pid)
     with httpx.Client(base_url=server.url, timeout=60) as http:
-        while reading.poll() is None:
+        # At least one probe: a small catch-up (--quick) can end before the first one, and a
+        # summary of no samples has no percentiles.
+        while not samples or reading.poll() is None:
             began = time.perf_counter()
             http.get("/health").raise_for_status()
             samples.append(time.perf_counter() - began)
