@@ -99,15 +99,13 @@ def mutant_jobs(tmp_path_factory: pytest.TempPathFactory) -> list[tuple[Path, tu
     """Every mutant written out, with the task it must lose: in the folder the run's workers
     share, so that their grades are shared too (:func:`grade_all`)."""
     shared = run_folder()
-    if shared is None:
-        folder = tmp_path_factory.mktemp("mutants")
-        return [(write_mutant(mutant, folder), (mutant.task,)) for mutant in MUTANTS]
+    folder = tmp_path_factory.mktemp("mutants") if shared is None else shared / "mutants"
 
     def write_all() -> list[tuple[Path, tuple[str, ...]]]:
-        (shared / "mutants").mkdir(exist_ok=True)
-        return [(write_mutant(mutant, shared / "mutants"), (mutant.task,)) for mutant in MUTANTS]
+        folder.mkdir(exist_ok=True)
+        return [(write_mutant(mutant, folder), (mutant.task,)) for mutant in MUTANTS]
 
-    return once_per_run(("mutant_jobs", str(shared)), write_all)
+    return once_per_run(("mutant_jobs", str(folder)), write_all)
 
 
 @pytest.fixture(scope="session")

@@ -23,7 +23,7 @@ from grader.engine.outcomes import Report
 from grader.i18n import using_language
 from grader.run import grade_in_process
 from grader.tasks import TASKS
-from tests.grader.conftest import in_pool
+from tests.grader.conftest import grade_all, in_pool
 from tests.run_once import once_per_run
 
 HERE = Path(__file__).resolve().parent
@@ -97,11 +97,6 @@ def _first_task_lost(path: Path) -> str | None:
     return None
 
 
-def _graded_whole(path: Path) -> Report:
-    with using_language("en"):
-        return grade_in_process(str(path), shrink=False)
-
-
 @pytest.fixture(scope="module")
 def lost() -> dict[str, str | None]:
     """Every wrong file of both sets: its name -> the first task it loses (None: none).
@@ -117,10 +112,7 @@ def lost() -> dict[str, str | None]:
 @pytest.fixture(scope="module")
 def graded() -> dict[str, Report]:
     """Every file the sets say is correct by the contract, graded whole: its name -> report."""
-    reports = once_per_run(
-        ("redset whole", [(str(p), p.read_bytes()) for p in FULL_MARKS]),
-        lambda: in_pool(_graded_whole, FULL_MARKS),
-    )
+    reports = grade_all([(path, ()) for path in FULL_MARKS], shrink=False)
     return {name_of(path): report for path, report in zip(FULL_MARKS, reports, strict=True)}
 
 
