@@ -241,11 +241,13 @@ class Plan:
         such as a proxy wrap it when it is passed)."""
         return self.name("p")
 
-    def mutate(self, name: str, root: str, path: list[Any], modes: list[str], reads: list[Step],
-               promise: str) -> None:  # fmt: skip
-        """Change the value kept as ``name`` every way a caller could; ``reads`` (steps not
-        added to the plan) are repeated after each change and must answer as before."""
-        self._add(Mutate(name, root, path, modes, reads, promise))
+    def mutate(
+        self, name: str, path: list[Any], modes: list[str], reads: list[Step], promise: str
+    ) -> None:
+        """Change the part of the value kept as ``name`` that ``path`` leads to, every way a
+        caller could; ``reads`` (steps not added to the plan) are repeated after each change
+        and must answer as before."""
+        self._add(Mutate(name, path, modes, reads, promise))
 
     def refuse(self, log: LogVar, session: Any, event_type: Any, payload: Any, reason: str) -> None:
         """An append that must raise ValueError; in a lenient plan, one that does not only

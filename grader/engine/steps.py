@@ -542,7 +542,6 @@ class Mutate(Step):
     changes_state = True
 
     name: str
-    root: str
     path: list[Any]
     modes: list[str]
     reads: list[Step]
@@ -559,7 +558,11 @@ class Mutate(Step):
         return ("mutate", self.name, self.path, self.modes, reads, self.precise)
 
     def line(self, context: Context) -> Line | None:
-        lines = [transcript.change(self.root, change) for change in self.changes]
+        # A change's path starts where ``path`` ends; written from the kept value itself.
+        lines = [
+            transcript.change(self.name, [[*self.path, *inner], operation, argument])
+            for inner, operation, argument in self.changes
+        ]
         return "\n".join(lines) if lines else None
 
     def uses(self) -> set[str]:

@@ -247,7 +247,7 @@ def same_mapping_twice(plan: Plan, _: object) -> None:
     name = plan.make("p", given)
     log, first = plan.append(plan.create(), Append("a", "user_message", given), payload_ref=name)
     own = plan.reads_of(Plan.view, first, "append.caller_payload_copied")
-    plan.mutate(name, name, [["i", "meta"]], ["shallow"], own, "append.caller_payload_copied")
+    plan.mutate(name, [["i", "meta"]], ["shallow"], own, "append.caller_payload_copied")
     emptied = Append("a", "user_message", {"content": "same dict", "meta": []})
     log, second = plan.append(log, emptied, payload_ref=name)
     plan.view(first, "append.caller_payload_copied")

@@ -107,7 +107,7 @@ def caller_payload(plan: Plan, program: Program) -> None:
         # After each change, its own event is read; after them all, every event and the
         # log, for a change that reached further than its own event.
         own = plan.reads_of(Plan.view, event, "append.caller_payload_copied")
-        plan.mutate(name, name, [], ["deep"], own, "append.caller_payload_copied")
+        plan.mutate(name, [], ["deep"], own, "append.caller_payload_copied")
     for event in light([event for _, event in kept]):
         plan.view(event, "append.caller_payload_copied")
     add_probes(plan, log)
@@ -119,9 +119,7 @@ def payload_read_only(plan: Plan, program: Program) -> None:
     reads = probes(plan, log)
     for event in events:
         path = [["a", "payload"]]
-        plan.mutate(
-            event.name, f"{event.name}.payload", path, ["deep"], reads, "append.payload_read_only"
-        )
+        plan.mutate(event.name, path, ["deep"], reads, "append.payload_read_only")
 
 
 def events_are_facts(plan: Plan, program: Program) -> None:
@@ -129,7 +127,7 @@ def events_are_facts(plan: Plan, program: Program) -> None:
     log, _, events = build(plan, program, probe_each=False)
     reads = probes(plan, log)
     for event in events:
-        plan.mutate(event.name, event.name, [], ["attributes"], reads, "append.events_are_facts")
+        plan.mutate(event.name, [], ["attributes"], reads, "append.events_are_facts")
 
 
 # --- the boundary programs ------------------------------------------------------------------

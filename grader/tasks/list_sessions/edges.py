@@ -32,7 +32,7 @@ def list_at_every_size(plan: Plan, program: Program) -> None:
         name = f"sessions{number}"
         again = plan.reads_of(Plan.list_sessions, log)
         plan.list_sessions(log, keep=name).shown = True
-        plan.mutate(name, name, [], ["shallow"], again, "list.result_is_a_copy")
+        plan.mutate(name, [], ["shallow"], again, "list.result_is_a_copy")
 
 
 #: Ids related by a prefix or a family (the part before a separator), first seen in an order

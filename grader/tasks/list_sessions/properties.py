@@ -85,7 +85,7 @@ def result_is_a_copy(plan: Plan, program: Program) -> None:
         )
     again = plan.reads_of(lambda inner: inner.list_sessions(log))
     plan.list_sessions(log, keep="sessions").shown = True
-    plan.mutate("sessions", "sessions", [], ["shallow"], again, "list.result_is_a_copy")
+    plan.mutate("sessions", [], ["shallow"], again, "list.result_is_a_copy")
 
 
 #: 300 sessions, then the 151st again, then the first: back after 299 others, past what a

@@ -169,7 +169,7 @@ def results_are_copies(plan: Plan, program: Program) -> None:
         own = read_back(plan, log, [session], "get_events_for_session")
         plan.read_events(log, session, after, keep=name).shown = True
         for modes in (["shallow"], ["deep"]):
-            plan.mutate(name, name, [], modes, own, "read.result_is_a_copy")
+            plan.mutate(name, [], modes, own, "read.result_is_a_copy")
         fresh_read(plan, log, session, "read.result_is_a_copy")
     for session in sessions:
         plan.read_events(log, session)
@@ -190,12 +190,12 @@ def appended_values(plan: Plan, program: Program) -> None:
     # After each change its own session is read again; after them all, every session.
     for name, event, session in kept:
         again = read_back(plan, log, [session], "get_events_for_session")
-        plan.mutate(name, name, [], ["deep"], again, "append.caller_payload_copied")
+        plan.mutate(name, [], ["deep"], again, "append.caller_payload_copied")
         fresh_read(plan, log, session, "append.caller_payload_copied")
-        plan.mutate(event.name, f"{event.name}.payload", [["a", "payload"]], ["deep"], again,
+        plan.mutate(event.name, [["a", "payload"]], ["deep"], again,
                     "append.payload_read_only")  # fmt: skip
         fresh_read(plan, log, session, "append.payload_read_only")
-        plan.mutate(event.name, event.name, [], ["attributes"], again, "append.events_are_facts")
+        plan.mutate(event.name, [], ["attributes"], again, "append.events_are_facts")
         fresh_read(plan, log, session, "append.events_are_facts")
     for session in program.family:
         plan.read_events(log, session)

@@ -124,7 +124,7 @@ def fresh(plan: Plan, program: Program) -> None:
         name = plan.name(f"messages{number}")
         again = plan.reads_of(Plan.replay, log, session)
         plan.replay(log, session, keep=name).shown = True
-        plan.mutate(name, name, [], ["deep"], again, "replay.fresh")
+        plan.mutate(name, [], ["deep"], again, "replay.fresh")
 
 
 def _call(session: str, call_id: str, name: str = "search") -> Append:
