@@ -36,14 +36,14 @@ INT_BITS = (10**MAX_INT_DIGITS - 1).bit_length()
 
 TABLE: tuple[Dimension, ...] = (
     Dimension("events in a log", "log_events", "the id an append gives (the log's length)", 1317),
-    Dimension("events in a session", "session_events", "the events one read returns", 1025),
+    Dimension("events in a session", "session_events", "the events one read returns", 1026),
     Dimension("sessions", "sessions", "the sessions one list returns", 1025),
-    Dimension("open calls", "open_calls", "calls open in the session when a result comes", 257),
+    Dimension("open calls", "open_calls", "calls open in the session when a result comes", 513),
     Dimension(
         "answered calls",
         "answered_calls",
         "calls answered in the session when a tool event comes (or is refused)",
-        257,
+        513,
     ),
     Dimension(
         "gap between a call and its result",
@@ -58,7 +58,7 @@ TABLE: tuple[Dimension, ...] = (
     Dimension("items in a list", "list_items", "items of a list or tuple in a payload", 4097),
     Dimension("keys in a mapping", "mapping_keys", "keys of a mapping in a payload", 4097),
     Dimension("nesting depth", "depth", "levels of a payload, itself the first", MAX_DEPTH),
-    Dimension("length of a text", "text_length", "characters of a text in a payload", 70_012),
+    Dimension("length of a text", "text_length", "characters of a text in a payload", 131_073),
     Dimension("length of a session id", "session_id_length", "characters of a session id", 4097),
     Dimension("length of a call id", "call_id_length", "characters of a call id", 4097),
     Dimension("size of an integer", "int_bits", "bits of an int in a payload", INT_BITS),

@@ -62,6 +62,20 @@ CAUGHT_ONLY_BY: dict[str, tuple[str, Any]] = {
     "call_ids_compared_by_their_first_1024_characters": ("edges", append_edges.CALL_IDS),
     "ints_stored_in_4096_bits": ("edges", append_edges.INTS),
     "long_lists_handed_out_from_a_cache": ("sizes", list_edges.LIST_SIZES),
+    "contents_cut_at_131072_characters": ("edges", append_edges.TEXTS),
+    "replayed_results_clipped_at_131072_characters": ("sizes", append_edges.LONG_RESULT),
+    "copy_keeps_the_caller_s_containers_past_192_levels": (
+        "caller_payload",
+        append_edges.DEEP_TO_CHANGE,
+    ),
+    "payloads_frozen_down_to_192_levels_only": ("payload_read_only", append_edges.DEEP_TO_CHANGE),
+    "lists_past_1024_items_stored_as_lists": ("payload_read_only", append_edges.WIDE_PAYLOAD),
+    "answers_remembered_for_the_last_512_results": ("refusals", reject_edges.CALLS_AT_ONCE),
+    "calls_joined_only_within_1024_positions": ("sizes", replay_edges.REPLAY_SIZES),
+    "replays_past_1024_messages_handed_out_from_a_cache": (
+        "fresh",
+        replay_properties.LONG_REPLAY,
+    ),
     # mechanisms
     "payload_keys_named_like_event_fields_dropped": ("edges", append_edges.FIELD_NAMED_KEYS),
     "results_checked_against_every_call_of_the_family": (
@@ -115,6 +129,21 @@ CAUGHT_ONLY_BY: dict[str, tuple[str, Any]] = {
         append_edges.TEXTS_ALIKE,
     ),
     "payload_keys_must_be_exact_strs": ("acceptance_table", reject_edges.TEXT_SUBCLASSES),
+    "tuples_holding_no_list_or_dict_kept_as_given": (
+        "caller_payload",
+        append_edges.TUPLES_TO_CHANGE,
+    ),
+}
+#: Examples added after a mutant's own that catch it too, by the same mechanism (a payload
+#: as deep as the contract allows, changed after the append, shows a copy that stopped short
+#: as surely as one only read; a replay of 1,025 messages changed by its caller is first a
+#: replay of 1,025 messages): taken out with its own, the mutant passes.
+ALSO_CAUGHT_BY: dict[str, tuple[tuple[str, Any], ...]] = {
+    "replay_returns_at_most_1024_messages": (("fresh", replay_properties.LONG_REPLAY),),
+    "copy_stops_160_levels_down": (
+        ("caller_payload", append_edges.DEEP_TO_CHANGE),
+        ("payload_read_only", append_edges.DEEP_TO_CHANGE),
+    ),
 }
 BY_NAME = {mutant.name: mutant for mutant in EDGE_MUTANTS}
 #: Each mechanism issue 28 lists (and each the contract's decisions added), with the mutants
@@ -186,6 +215,9 @@ MECHANISMS: dict[str, tuple[str, ...]] = {
     "long texts of one length, alike but for one character": (
         "long_texts_kept_once_by_their_first_1024_characters",
     ),
+    "a list inside a tuple inside a tuple, changed by its caller (the contract: at any depth)": (
+        "tuples_holding_no_list_or_dict_kept_as_given",
+    ),
 }
 
 
@@ -208,27 +240,30 @@ def example_index(task_id: str, property_name: str, example: Any) -> int:
     return found[0]
 
 
-def bank_without(task_id: str, property_name: str, index: int) -> dict[str, BankedProperty]:
-    """The task's bank with one example of one property taken out."""
+def bank_without(task_id: str, taken: list[tuple[str, int]]) -> dict[str, BankedProperty]:
+    """The task's bank with the ``(property, index)`` examples taken out."""
     stored = bank.load(task_id)
     assert stored is not None, f"the bank of {task_id} is stale: python -m maintainer.bank"
-    entry = stored[property_name]
-    requests = marshal.loads(entry.request)
-    values = entry.values
-    kept = [i for i in range(len(entry)) if i != index]
-    smaller = BankedProperty(
-        marshal.dumps([requests[i] for i in kept]),
-        tuple(entry.digests[i] for i in kept),
-        pickle.dumps([values[i] for i in kept], protocol=5),
-    )
-    return {**stored, property_name: smaller}
+    smaller = dict(stored)
+    for property_name in {name for name, _ in taken}:
+        entry = stored[property_name]
+        requests = marshal.loads(entry.request)
+        values = entry.values
+        out = {index for name, index in taken if name == property_name}
+        kept = [i for i in range(len(entry)) if i not in out]
+        smaller[property_name] = BankedProperty(
+            marshal.dumps([requests[i] for i in kept]),
+            tuple(entry.digests[i] for i in kept),
+            pickle.dumps([values[i] for i in kept], protocol=5),
+        )
+    return smaller
 
 
-def grade_without(job: tuple[Path, str, str, int]) -> Report:
-    """Grade the file on its task, one example out of its bank (in a worker: tasks do not
+def grade_without(job: tuple[Path, str, list[tuple[str, int]]]) -> Report:
+    """Grade the file on its task, some examples out of its bank (in a worker: tasks do not
     pickle)."""
-    path, task_id, property_name, index = job
-    smaller = bank_without(task_id, property_name, index)
+    path, task_id, taken = job
+    smaller = bank_without(task_id, taken)
     with using_language("en"), mock.patch.object(bank, "load", lambda _: smaller):
         return grade_in_process(str(path), (TASKS_BY_ID[task_id],))
 
@@ -240,14 +275,15 @@ def graded_without(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Report
     jobs = []
     for name in names:
         mutant = BY_NAME[name]
-        property_name, example = CAUGHT_ONLY_BY[name]
-        index = example_index(mutant.task, property_name, example)
-        jobs.append((write_mutant(mutant, folder), mutant.task, property_name, index))
+        examples = (CAUGHT_ONLY_BY[name], *ALSO_CAUGHT_BY.get(name, ()))
+        taken = [(prop, example_index(mutant.task, prop, example)) for prop, example in examples]
+        jobs.append((write_mutant(mutant, folder), mutant.task, taken))
     return dict(zip(names, in_pool(grade_without, jobs), strict=True))
 
 
 def test_every_edge_mutant_names_the_example_that_catches_it() -> None:
     assert sorted(CAUGHT_ONLY_BY) == sorted(BY_NAME)
+    assert sorted(set(ALSO_CAUGHT_BY) - set(CAUGHT_ONLY_BY)) == []
 
 
 @pytest.mark.parametrize("name", sorted(CAUGHT_ONLY_BY))

@@ -1187,6 +1187,28 @@ C07_EARLIER = (
     "    earlier = [\n        e.type\n        for e in log\n        if e.session_id == session_id\n"
 )
 
+#: c11 with its payload frozen once, when it is stored, and handed out as stored (the
+#: reference's way): what a reader gets is the log's own, so a freeze that stops short shows.
+C11_FREEZE = (
+    "def freeze(value: Any) -> Any:\n"
+    '    """A read-only copy of ``value``: dicts become read-only mappings, lists tuples."""\n'
+    "    if isinstance(value, Mapping):\n"
+    "        return MappingProxyType({key: freeze(item) for key, item in value.items()})\n"
+    "    if isinstance(value, list | tuple):\n"
+    "        return tuple(freeze(item) for item in value)\n"
+    "    return value\n"
+)
+C11_HANDED_OUT_AS_STORED = (
+    (
+        "        return freeze(dict(self.payload_items))\n",
+        "        return MappingProxyType(dict(self.payload_items))\n",
+    ),
+    (
+        "    items = tuple((key, copy.deepcopy(value)) for key, value in payload.items())\n",
+        "    items = tuple((key, freeze(value)) for key, value in payload.items())\n",
+    ),
+)
+
 #: Mutants whose bug only an example of issue 28 reaches: a size past the largest example
 #: before it (at a power of two, or one past it), or a mechanism no example exercised.
 #: tests/grader/test_edge_examples.py names the one example that catches each, and shows
@@ -2070,6 +2092,189 @@ EDGE_MUTANTS: tuple[Mutant, ...] = (
             ),
         ),
         needs_size="a replay of more than 512 messages, changed by its caller",
+    ),
+    # --- past the maxima of 2026-12-05 (the red sets of issue 28) ---------------------------
+    Mutant(
+        "contents_cut_at_131072_characters",
+        "c07_tuple_log",
+        "append_and_ids",
+        "A message's content is stored cut to 2**17 characters, a safety limit on what one "
+        "message may hold.",
+        (
+            (
+                C07_ITEMS,
+                "    def kept(key, value):\n"
+                '        if key == "content" and isinstance(value, str) and event_type.endswith("_message"):\n'
+                "            return value[: 2**17]\n"
+                "        return copy.deepcopy(value)\n"
+                "    items = tuple((key, kept(key, value)) for key, value in payload.items())\n",
+            ),
+        ),
+        needs_size="a message of more than 131,072 characters",
+    ),
+    Mutant(
+        "replayed_results_clipped_at_131072_characters",
+        "c07_tuple_log",
+        "replay",
+        "Replay cuts a tool result's content to its first 2**17 characters: a model cannot read "
+        "more anyway.",
+        (
+            (
+                C07_RESULT,
+                C07_RESULT.replace('"content": p["content"]', '"content": p["content"][: 2**17]'),
+            ),
+        ),
+        needs_size="a tool result of more than 131,072 characters",
+    ),
+    Mutant(
+        "copy_keeps_the_caller_s_containers_past_192_levels",
+        "c07_tuple_log",
+        "append_and_ids",
+        "The copy stops 192 levels down, a guard against runaway recursion, and keeps what is "
+        "deeper as the caller's own: a change there reaches the log.",
+        (
+            (
+                C07_ITEMS,
+                "    def copied(v, depth=2):\n"
+                "        if depth > 192:\n"
+                "            return v\n"
+                "        if isinstance(v, Mapping):\n"
+                "            return {k: copied(x, depth + 1) for k, x in v.items()}\n"
+                "        if isinstance(v, list | tuple):\n"
+                "            return type(v)(copied(x, depth + 1) for x in v)\n"
+                "        return v\n"
+                "    items = tuple((key, copied(value)) for key, value in payload.items())\n",
+            ),
+        ),
+        needs_size="a payload nested more than 192 levels deep, changed by its caller",
+    ),
+    Mutant(
+        "tuples_holding_no_list_or_dict_kept_as_given",
+        "c07_tuple_log",
+        "append_and_ids",
+        "A tuple none of whose own items is a list or a dict is taken for immutable and kept as "
+        "given: a list inside a tuple inside it stays the caller's.",
+        (
+            (
+                C07_ITEMS,
+                "    def copied(v):\n"
+                "        if isinstance(v, Mapping):\n"
+                "            return {k: copied(x) for k, x in v.items()}\n"
+                "        if isinstance(v, tuple) and not any(isinstance(x, list | dict) for x in v):\n"
+                "            return v  # nothing mutable inside, it seems\n"
+                "        if isinstance(v, list | tuple):\n"
+                "            return type(v)(copied(x) for x in v)\n"
+                "        return v\n"
+                "    items = tuple((key, copied(value)) for key, value in payload.items())\n",
+            ),
+        ),
+    ),
+    Mutant(
+        "payloads_frozen_down_to_192_levels_only",
+        "c11_deep_frozen",
+        "append_and_ids",
+        "The payload is frozen once, when it is stored, and handed out as stored; past 192 "
+        "levels it is only copied, so a reader can change the log's own list there.",
+        (
+            *C11_HANDED_OUT_AS_STORED,
+            (
+                C11_FREEZE,
+                "def freeze(value: Any, depth: int = 1) -> Any:\n"
+                '    """A read-only copy of ``value``: dicts become read-only mappings, lists tuples."""\n'
+                "    if depth > 192:\n"
+                "        return copy.deepcopy(value)  # nobody nests a chat payload that deep\n"
+                "    if isinstance(value, Mapping):\n"
+                "        return MappingProxyType({key: freeze(item, depth + 1) for key, item in value.items()})\n"
+                "    if isinstance(value, list | tuple):\n"
+                "        return tuple(freeze(item, depth + 1) for item in value)\n"
+                "    return value\n",
+            ),
+        ),
+        needs_size="a payload nested more than 192 levels deep, changed by a reader",
+    ),
+    Mutant(
+        "lists_past_1024_items_stored_as_lists",
+        "c11_deep_frozen",
+        "append_and_ids",
+        "The payload is frozen once, when it is stored, and handed out as stored; a list of more "
+        "than 1,024 items is kept a (new) list, to save a second copy, which a reader can change.",
+        (
+            *C11_HANDED_OUT_AS_STORED,
+            (
+                C11_FREEZE,
+                "def freeze(value: Any) -> Any:\n"
+                '    """A read-only copy of ``value``: dicts become read-only mappings, lists tuples."""\n'
+                "    if isinstance(value, Mapping):\n"
+                "        return MappingProxyType({key: freeze(item) for key, item in value.items()})\n"
+                "    if isinstance(value, list) and len(value) > 1024:\n"
+                "        return [freeze(item) for item in value]\n"
+                "    if isinstance(value, list | tuple):\n"
+                "        return tuple(freeze(item) for item in value)\n"
+                "    return value\n",
+            ),
+        ),
+        needs_size="a list of more than 1,024 items, changed by a reader",
+    ),
+    Mutant(
+        "answers_remembered_for_the_last_512_results",
+        "c07_tuple_log",
+        "reject_bad_input",
+        "Answers are remembered for the session's 512 newest results only: an older call can be "
+        "answered a second time.",
+        (
+            (
+                C07_VERDICT,
+                '    if event_type == "tool_result":\n'
+                '        answers = [e.payload["call_id"] for e in log if e.session_id == session_id and e.type == "tool_result"]\n'
+                '        return "tool_call" in earlier and call_id not in answers[-512:]\n'
+                + C07_VERDICT,
+            ),
+        ),
+        needs_size="an answer is forgotten only after 512 newer results",
+    ),
+    Mutant(
+        "calls_joined_only_within_1024_positions",
+        "c07_tuple_log",
+        "replay",
+        "Two calls of the session are joined into one message only when at most 1,024 log "
+        "positions apart ('a turn is short'): another session's long stretch of events between "
+        "them splits the run, which the contract says only the session's own events end.",
+        (
+            ("    previous = None\n", "    previous = None\n    last_call = 0\n"),
+            (
+                C07_RUN,
+                '            if previous == "tool_call" and event.event_id - last_call <= 1024:\n',
+            ),
+            (
+                C07_RETURN_MESSAGES,
+                "        previous = event.type\n"
+                '        last_call = event.event_id if event.type == "tool_call" else 0\n'
+                "    return tuple(messages)\n",
+            ),
+        ),
+        needs_size="two calls of a run with 1,024 events of another session between them",
+    ),
+    Mutant(
+        "replays_past_1024_messages_handed_out_from_a_cache",
+        "c07_tuple_log",
+        "replay",
+        "A replay of more than 1,024 messages is kept and the same messages handed out again: a "
+        "caller who changes one changes the next replay.",
+        (
+            (
+                'NON_EMPTY = ("call_id", "name")\n',
+                'NON_EMPTY = ("call_id", "name")\nREPLAYS: dict[Any, Any] = {}\n',
+            ),
+            (
+                C07_RETURN_MESSAGES,
+                "        previous = event.type\n"
+                "    key = (id(log), session_id)\n"
+                "    if len(messages) > 1024 and (key not in REPLAYS or REPLAYS[key][0] is not log):\n"
+                "        REPLAYS[key] = (log, tuple(messages))\n"
+                "    return REPLAYS[key][1] if len(messages) > 1024 else tuple(messages)\n",
+            ),
+        ),
+        needs_size="a replay of more than 1,024 messages, changed by its caller",
     ),
 )
 MUTANTS = MUTANTS + EDGE_MUTANTS

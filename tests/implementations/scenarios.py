@@ -8,7 +8,8 @@ the reference solution or on any correct file.
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Callable
+import json
+from collections.abc import Callable, Mapping
 from types import MappingProxyType, ModuleType
 from typing import Any
 
@@ -343,7 +344,11 @@ def _long_read_changed_by_its_caller(m: ModuleType) -> bool:
 
 
 def _long_replay_changed_by_its_caller(m: ModuleType) -> bool:
-    log = log_of(m, *(user("s") for _ in range(600)))
+    return _replay_changed_by_its_caller(m, 600)
+
+
+def _replay_changed_by_its_caller(m: ModuleType, length: int) -> bool:
+    log = log_of(m, *(user("s") for _ in range(length)))
     with contextlib.suppress(TypeError, AttributeError):  # frozen messages refuse the change
         m.replay_session(log, "s")[0]["content"] = "changed"
     return m.replay_session(log, "s")[0]["content"] != "hi"
@@ -358,6 +363,44 @@ def _deep(depth: int) -> Any:
 
 def _bits(count: int) -> int:
     return (1 << (count - 1)) | 1
+
+
+def _deep_list(depth: int) -> tuple[Any, list[Any]]:
+    """A payload value ``depth`` levels deep, lists and dicts in turn, and its innermost list."""
+    inner: list[Any] = ["leaf"]
+    value: Any = inner
+    for level in range(depth - 1):
+        value = [value] if level % 2 else {"d": value}
+    return value, inner
+
+
+def _caller_changes_it_deep(m: ModuleType) -> bool:
+    """The caller changes a list 199 levels down after the append: does the log see it?"""
+    value, inner = _deep_list(199)
+    log = log_of(m, ("s", "user_message", {"content": "x", "deep": value}))
+    inner.append("changed")
+    return "changed" in json.dumps(plain(m.get_events_for_session(log, "s")[0].payload))
+
+
+def _reader_changes(m: ModuleType, value: Any, change: Callable[[Any], None]) -> bool:
+    """A reader changes what ``change`` reaches in an event's payload: does the log see it?"""
+    log = log_of(m, ("s", "user_message", {"content": "x", "v": value}))
+    with contextlib.suppress(TypeError, AttributeError):  # a frozen payload refuses the change
+        change(m.get_events_for_session(log, "s")[0].payload["v"])
+    return "changed" in json.dumps(plain(m.get_events_for_session(log, "s")[0].payload))
+
+
+def _innermost(value: Any) -> Any:
+    while not (isinstance(value, list | tuple) and value and value[0] == "leaf"):
+        value = value["d"] if isinstance(value, Mapping) else value[0]
+    return value
+
+
+def _caller_changes_a_list_in_a_tuple_in_a_tuple(m: ModuleType) -> bool:
+    inner = ["x"]
+    log = log_of(m, ("s", "user_message", {"content": "x", "t": ((inner,), 2)}))
+    inner.append("changed")
+    return "changed" in json.dumps(plain(m.get_events_for_session(log, "s")[0].payload))
 
 
 A, B, AB = user("a"), user("b"), user("ab")
@@ -571,6 +614,23 @@ BROKEN_BEHAVIOUR: dict[str, Callable[[ModuleType], bool]] = {
         m, *(user(f"s{i}") for i in range(300)), user("s0")) != [f"s{i}" for i in range(300)],
     "long_reads_handed_out_from_a_cache": _long_read_changed_by_its_caller,
     "long_replays_handed_out_from_a_cache": _long_replay_changed_by_its_caller,
+    # issue 28: past the maxima of 2026-12-05
+    "contents_cut_at_131072_characters": lambda m: not _appends_through(
+        m, user("s", "x" * 131_073)),
+    "replayed_results_clipped_at_131072_characters": lambda m: replay(
+        m, "s", call("s", "1"), ("s", "tool_result", {"call_id": "1", "content": "x" * 131_073})
+    )[1]["content"] != "x" * 131_073,
+    "copy_keeps_the_caller_s_containers_past_192_levels": _caller_changes_it_deep,
+    "payloads_frozen_down_to_192_levels_only": lambda m: _reader_changes(
+        m, _deep_list(199)[0], lambda v: _innermost(v).append("changed")),
+    "lists_past_1024_items_stored_as_lists": lambda m: _reader_changes(
+        m, list(range(1025)), lambda v: v.append("changed")),
+    "tuples_holding_no_list_or_dict_kept_as_given": _caller_changes_a_list_in_a_tuple_in_a_tuple,
+    "answers_remembered_for_the_last_512_results": _second_result_after(513),
+    "calls_joined_only_within_1024_positions": lambda m: len(replay(
+        m, "s", call("s", "1"), *many("t", 1024), call("s", "2"))) != 1,
+    "replays_past_1024_messages_handed_out_from_a_cache": lambda m: _replay_changed_by_its_caller(
+        m, 1025),
     "sessions_read_by_their_crc32": lambda m: ids(
         m, log_of(m, user("fqb17i228u")), "hh578ntdii") != [],
     "session_ids_read_by_their_first_1024_characters": lambda m: ids(

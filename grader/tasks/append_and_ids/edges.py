@@ -1,11 +1,12 @@
 """Task 1's examples at the edges (issue 28): every size of a payload at every power of two and
 its neighbours, extra keys named like the event's own fields, JSON arguments with several
 keys, lone surrogates in every string an append takes (and at the end of a long result),
-long texts alike but for one character, and one mapping passed to two appends and changed in
-between.
+long texts alike but for one character, one mapping passed to two appends and changed in
+between, and payloads changed after the append where a copy that stops short would leave
+the caller's own: 200 levels down, inside tuples of tuples.
 
 Each program is appended once, strictly, and its log probed at the end: a size is met where
-append_event copies and stores it, and observed once (a 65,537-character text costs what it
+append_event copies and stores it, and observed once (a 131,073-character text costs what it
 holds every time it is looked at).
 """
 
@@ -23,9 +24,10 @@ from grader.engine.plan import Plan
 from grader.engine.programs import WRAPPERS, Append, Block, Program, tagged
 from grader.engine.properties import Property
 
-#: The largest of each size (see tests/grader/test_dimensions.py): texts stop where the
-#: alphabet's longest does; lists, mappings and ids where copying them still costs little.
-LONGEST_TEXT = 65_537
+#: The largest of each size (see tests/grader/test_dimensions.py): texts past 2**17, where
+#: real buffers and "safety limits" sit (each character costs a grade a few nanoseconds);
+#: lists, mappings and ids where copying them still costs little.
+LONGEST_TEXT = 131_073
 MOST_ITEMS = 4097
 LONGEST_ID = 4097
 #: The largest int the contract allows: 4,300 digits.
@@ -190,12 +192,12 @@ def _texts_alike() -> Program:
     )
 
 
-#: A tool's result past 2**15 and 2**16 characters, as long as the longest text of TEXTS.
-LONG_RESULT_LENGTH = 65_537
+#: A tool's result past 2**15, 2**16 and 2**17 characters, as long as the longest text of TEXTS.
+LONG_RESULT_LENGTH = 131_073
 
 
 def _long_result() -> Program:
-    """A tool's result of 65,537 characters ending in a lone surrogate: appended, and (task 4)
+    """A tool's result of 131,073 characters ending in a lone surrogate: appended, and (task 4)
     replayed. Code that clips a long output "to fit a model's context", or keeps long texts
     compressed as UTF-8 (a lone surrogate then comes back as "?"), changes it; the contract
     keeps it as given."""
@@ -223,7 +225,33 @@ WIDE_PAYLOAD = _program(
     )
 )
 
+
+def _deep_to_change() -> Program:
+    """A payload nested as deep as the contract allows, 200 levels (itself the first), lists
+    and dicts in turn, its innermost container a list: changed there by its caller after the
+    append, and by a reader of the event. A copy that stops at some depth (past 64, 128 or
+    192 levels: "nobody nests a chat payload that deep") keeps the caller's innermost list,
+    and the change reaches the log. (DEPTHS reaches every depth, never changed.)"""
+    deep: Any = ["leaf"]
+    for level in range(MAX_DEPTH - 2):
+        deep = [deep] if level % 2 else {"d": deep}
+    return _program(Append("a", "user_message", {"content": "deep", "deep": deep}))
+
+
+#: Tuples holding tuples, the lists and dicts inside them two and three levels down: changed
+#: by their caller after the append, and by a reader of the event. Code that keeps a tuple as
+#: it is when none of its own items is a list or a dict ("it is immutable already") keeps the
+#: caller's list inside the inner tuple.
+TUPLES_IN_TUPLES: dict[str, Any] = {
+    "content": "tuples",
+    "t": ((["x"],), 2),
+    "u": (((("k", {"k": ["v"]}),),),),
+}
+
+
 ITEMS, KEYS, DEPTHS, TEXTS = _items(), _keys(), _depths(), _texts()
+DEEP_TO_CHANGE = _deep_to_change()
+TUPLES_TO_CHANGE = _program(Append("a", "user_message", TUPLES_IN_TUPLES))
 SESSION_IDS, CALL_IDS, INTS = _session_ids(), _call_ids(), _ints()
 FIELD_NAMED_KEYS, ARGUMENTS_WITH_SEVERAL_KEYS = _field_named_keys(), _json_arguments()
 LONE_SURROGATES, TEXTS_ALIKE = _lone_surrogates(), _texts_alike()

@@ -7,9 +7,12 @@ payloads nested 60 deep with tuples holding lists, passed as every kind of mappi
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 from hypothesis import strategies as st
 
-from grader.engine.checks import Branching, add_probes, branchings, heavy, probes
+from grader.engine.checks import Branching, add_probes, branchings, heavy, probes, read_back
 from grader.engine.plan import Plan
 from grader.engine.programs import (
     Append,
@@ -107,18 +110,53 @@ def caller_payload(plan: Plan, program: Program) -> None:
         # After each change, its own event is read; after them all, every event and the
         # log, for a change that reached further than its own event.
         own = plan.reads_of(Plan.view, event, "append.caller_payload_copied")
+        # The innermost container first: the changes of a deep walk (a clear at the top)
+        # leave no path to it.
+        deepest = innermost(event.ref.model.payload)
+        if len(deepest) > FOLLOWED_LEVELS:
+            plan.mutate(name, deepest, ["shallow"], own, "append.caller_payload_copied")
         plan.mutate(name, [], ["deep"], own, "append.caller_payload_copied")
     for event in light([event for _, event in kept]):
         plan.view(event, "append.caller_payload_copied")
     add_probes(plan, log)
 
 
+#: How many levels down a "deep" change follows a value (the kernel's ``mutate.MAX_PATH``):
+#: past it, a payload's innermost container is changed on its own, where a copy that stops
+#: at some depth would have left the caller's (or a reader's) own container.
+FOLLOWED_LEVELS = 64
+
+
+def innermost(value: Any) -> list[list[Any]]:
+    """The path (``["i", key]`` steps) to the deepest container inside ``value``: where a
+    copy that stops at some depth would keep what it was given."""
+    best: list[list[Any]] = []
+    if isinstance(value, Mapping):
+        children: list[tuple[Any, Any]] = list(value.items())
+    elif isinstance(value, list | tuple):
+        children = list(enumerate(value))
+    else:
+        return best
+    for key, child in children:
+        if isinstance(child, Mapping | list | tuple):
+            below = [["i", key], *innermost(child)]
+            if len(below) > len(best):
+                best = below
+    return best
+
+
 def payload_read_only(plan: Plan, program: Program) -> None:
-    """Changing what an event's payload holds reaches nothing later appends see."""
+    """Changing what an event's payload holds reaches nothing later reads or appends see:
+    after the changes, the log is probed and the event's session read again."""
     log, _, events = build(plan, program, probe_each=False)
-    reads = probes(plan, log)
     for event in events:
+        session = str(event.ref.model.session_id)
+        reads = [*probes(plan, log), *read_back(plan, log, [session], "get_events_for_session")]
         path = [["a", "payload"]]
+        deepest = innermost(event.ref.model.payload)
+        if len(deepest) > FOLLOWED_LEVELS:  # first, as in caller_payload
+            plan.mutate(event.name, [*path, *deepest], ["shallow"], reads,
+                        "append.payload_read_only")  # fmt: skip
         plan.mutate(event.name, path, ["deep"], reads, "append.payload_read_only")
 
 
@@ -211,7 +249,13 @@ PROPERTIES = (
         programs(SHORT, least=1),
         caller_payload,
         8,
-        (ODD_PAYLOADS, sweep(light=True), edges.WIDE_PAYLOAD),
+        (
+            ODD_PAYLOADS,
+            sweep(light=True),
+            edges.WIDE_PAYLOAD,
+            edges.DEEP_TO_CHANGE,
+            edges.TUPLES_TO_CHANGE,
+        ),
         ("append.caller_payload_copied",),
     ),
     Property(
@@ -219,7 +263,7 @@ PROPERTIES = (
         programs(SHORT, least=1),
         payload_read_only,
         6,
-        (ODD_PAYLOADS,),
+        (ODD_PAYLOADS, edges.WIDE_PAYLOAD, edges.DEEP_TO_CHANGE, edges.TUPLES_TO_CHANGE),
         ("append.payload_read_only",),
     ),
     Property(

@@ -1,5 +1,5 @@
 """Task 4's examples at the edges (issue 28): replays of exactly 2**n - 1, 2**n and 2**n + 1
-messages, and of runs of that many calls, and of a result of 65,537 characters (task 1's);
+messages, and of runs of that many calls, and of a result of 131,073 characters (task 1's);
 replays after refused appends; extra payload keys named like a message's own, on every kind
 of event; a run of calls with another session's result, message and call inside it.
 """
@@ -23,7 +23,7 @@ LONGEST_RUN = 513
 
 
 def replay_as_it_grows(plan: Plan, program: Program) -> None:
-    """The program's first session replayed after every segment."""
+    """The program's first session replayed after every segment; at the end, every other."""
     log = plan.create()
     session = program.family[0]
     for segment in program.segments:
@@ -31,12 +31,8 @@ def replay_as_it_grows(plan: Plan, program: Program) -> None:
             plan.block(log, segment) if isinstance(segment, Block) else plan.append(log, segment)[0]
         )
         plan.replay(log, session)
-
-
-#: A session growing to 1,025 messages, replayed at each boundary.
-REPLAY_SIZES = Program(("m",), growth("filler", "m", boundaries(MOST_MESSAGES), "loop"))
-#: One run of calls growing to 513, replayed at each boundary: one message of k calls.
-RUN_SIZES = Program(("r",), growth("calls", "r", boundaries(LONGEST_RUN), "run"))
+    for other in program.family[1:]:
+        plan.replay(log, other)
 
 
 def _call(session: str, call_id: str) -> Append:
@@ -45,6 +41,22 @@ def _call(session: str, call_id: str) -> Append:
 
 def _result(session: str, call_id: str) -> Append:
     return Append(session, "tool_result", {"call_id": call_id, "content": "ok"})
+
+
+#: A session growing to 1,025 messages, replayed at each boundary; around it, a run of two
+#: calls in another session, 1,026 positions apart: only the session's own events end a run,
+#: so ``a`` replays to one message of both calls. Code that joins calls only when they are
+#: close in the log (at most 1,024 positions apart, say) splits it.
+REPLAY_SIZES = Program(
+    ("m", "a"),
+    (
+        _call("a", "c1"),
+        *growth("filler", "m", boundaries(MOST_MESSAGES), "loop"),
+        _call("a", "c2"),
+    ),
+)
+#: One run of calls growing to 513, replayed at each boundary: one message of k calls.
+RUN_SIZES = Program(("r",), growth("calls", "r", boundaries(LONGEST_RUN), "run"))
 
 
 #: Sessions with calls open, answered and reused, then appends each refused for its own
