@@ -1187,6 +1187,16 @@ C07_EARLIER = (
     "    earlier = [\n        e.type\n        for e in log\n        if e.session_id == session_id\n"
 )
 
+#: The rest of a depth-counting copy of c07's payload, once its own rule for ``depth`` ran.
+C07_COPIED_DEEPER = (
+    "        if isinstance(v, Mapping):\n"
+    "            return {k: copied(x, depth + 1) for k, x in v.items()}\n"
+    "        if isinstance(v, list | tuple):\n"
+    "            return type(v)(copied(x, depth + 1) for x in v)\n"
+    "        return v\n"
+    "    items = tuple((key, copied(value)) for key, value in payload.items())\n"
+)
+
 #: c11 with its payload frozen once, when it is stored, and handed out as stored (the
 #: reference's way): what a reader gets is the log's own, so a freeze that stops short shows.
 C11_FREEZE = (
@@ -1356,13 +1366,7 @@ EDGE_MUTANTS: tuple[Mutant, ...] = (
                 C07_ITEMS,
                 "    def copied(v, depth=1):\n"
                 "        if isinstance(v, list | tuple | Mapping) and depth >= 160:\n"
-                "            return None\n"
-                "        if isinstance(v, Mapping):\n"
-                "            return {k: copied(x, depth + 1) for k, x in v.items()}\n"
-                "        if isinstance(v, list | tuple):\n"
-                "            return type(v)(copied(x, depth + 1) for x in v)\n"
-                "        return v\n"
-                "    items = tuple((key, copied(value)) for key, value in payload.items())\n",
+                "            return None\n" + C07_COPIED_DEEPER,
             ),
         ),
     ),
@@ -2137,13 +2141,7 @@ EDGE_MUTANTS: tuple[Mutant, ...] = (
                 C07_ITEMS,
                 "    def copied(v, depth=2):\n"
                 "        if depth > 192:\n"
-                "            return v\n"
-                "        if isinstance(v, Mapping):\n"
-                "            return {k: copied(x, depth + 1) for k, x in v.items()}\n"
-                "        if isinstance(v, list | tuple):\n"
-                "            return type(v)(copied(x, depth + 1) for x in v)\n"
-                "        return v\n"
-                "    items = tuple((key, copied(value)) for key, value in payload.items())\n",
+                "            return v\n" + C07_COPIED_DEEPER,
             ),
         ),
         needs_size="a payload nested more than 192 levels deep, changed by its caller",
