@@ -1,6 +1,7 @@
 """A change the kernel made is written from the kept value it was made to, through the path
 the plan gave and then the change's own: ``p["meta"].clear()``, never ``p.clear()`` (which
-reads as a change to a different container, and would not even run on a dict)."""
+reads as a change to a different container, and would not even run on a dict). And a payload
+deeper than the kernel's deep walk follows is changed at its innermost container."""
 
 from __future__ import annotations
 
@@ -28,3 +29,18 @@ def test_the_plan_s_path_and_the_change_s_own_are_joined() -> None:
 
 def test_a_change_to_the_kept_value_itself_is_written_from_its_name() -> None:
     assert lines_of([], [[[], "popitem", None]]) == "p.popitem()"
+
+
+def test_a_payload_s_innermost_container_is_changed_past_where_the_deep_walk_stops() -> None:
+    from grader.kernel import mutate
+    from grader.tasks.append_and_ids.edges import DEEP_TO_CHANGE
+    from grader.tasks.append_and_ids.properties import FOLLOWED_LEVELS, innermost
+
+    assert FOLLOWED_LEVELS == mutate.MAX_PATH
+    payload = DEEP_TO_CHANGE.segments[0].payload  # type: ignore[union-attr]
+    path = innermost(payload)
+    assert len(path) > FOLLOWED_LEVELS
+    inner = payload
+    for _, key in path:
+        inner = inner[key]
+    assert inner == ["leaf"]
