@@ -41,6 +41,16 @@ def _config(path: Path) -> dict[str, Any]:
     return {"file": str(path), "roots": [str(path.parent)], "module": None}
 
 
+def _precompiled(
+    zygote: dict[str, Any], tmp_path: Path, source: str = SOURCE, cpu: Any = _cpu
+) -> Path:
+    """``source`` written as the submission's one file, and compiled by the zygote."""
+    path = tmp_path / "submission.py"
+    path.write_text(source, encoding="utf-8")
+    zygote["_precompile"](_config(path), cpu)
+    return path
+
+
 def _functions(code: types.CodeType) -> list[types.CodeType]:
     return [constant for constant in code.co_consts if isinstance(constant, types.CodeType)]
 
@@ -48,10 +58,7 @@ def _functions(code: types.CodeType) -> list[types.CodeType]:
 def test_a_file_is_compiled_once_and_every_import_executes_that_code(
     zygote: dict[str, Any], tmp_path: Path
 ) -> None:
-    path = tmp_path / "submission.py"
-    path.write_text(SOURCE, encoding="utf-8")
-
-    zygote["_precompile"](_config(path), _cpu)
+    path = _precompiled(zygote, tmp_path)
 
     code = zygote["_PRECOMPILED"][str(path)]
     assert code.co_filename == str(path)
@@ -68,10 +75,7 @@ def test_the_code_is_the_import_system_s_own_and_no_future_import_of_the_kernel_
 ) -> None:
     # The kernel's files say ``from __future__ import annotations``: a submission compiled
     # with that flag inherited would keep its annotations as strings.
-    path = tmp_path / "submission.py"
-    path.write_text("def f(x: int) -> int:\n    return x\n", encoding="utf-8")
-
-    zygote["_precompile"](_config(path), _cpu)
+    path = _precompiled(zygote, tmp_path, "def f(x: int) -> int:\n    return x\n")
     module = zygote["_import"](_config(path))
 
     assert module.f.__annotations__ == {"x": int, "return": int}
@@ -90,10 +94,7 @@ def test_the_code_is_the_import_system_s_own_and_no_future_import_of_the_kernel_
 def test_a_file_that_would_not_compile_as_in_a_kernel_is_left_to_each_kernel(
     zygote: dict[str, Any], tmp_path: Path, why: str, source: str
 ) -> None:
-    path = tmp_path / "submission.py"
-    path.write_text(source, encoding="utf-8")
-
-    zygote["_precompile"](_config(path), _cpu)
+    _precompiled(zygote, tmp_path, source)
 
     assert zygote["_PRECOMPILED"] == {}, why
 
@@ -101,9 +102,7 @@ def test_a_file_that_would_not_compile_as_in_a_kernel_is_left_to_each_kernel(
 def test_a_file_the_kernel_leaves_meets_the_same_error_in_each_kernel(
     zygote: dict[str, Any], tmp_path: Path
 ) -> None:
-    path = tmp_path / "submission.py"
-    path.write_text("def create_event_log(:\n    pass\n", encoding="utf-8")
-    zygote["_precompile"](_config(path), _cpu)
+    path = _precompiled(zygote, tmp_path, "def create_event_log(:\n    pass\n")
 
     with pytest.raises(SyntaxError) as raised:
         zygote["_import"](_config(path))
@@ -113,10 +112,8 @@ def test_a_file_the_kernel_leaves_meets_the_same_error_in_each_kernel(
 def test_compiling_past_its_time_leaves_the_file_to_each_kernel(
     zygote: dict[str, Any], tmp_path: Path
 ) -> None:
-    path = tmp_path / "submission.py"
-    path.write_text(SOURCE, encoding="utf-8")
     clock = iter((0.0, 10.0))  # the compile took ten seconds of CPU
-    zygote["_precompile"](_config(path), lambda: next(clock))
+    _precompiled(zygote, tmp_path, SOURCE, lambda: next(clock))
     assert zygote["_PRECOMPILED"] == {}
 
 
@@ -134,10 +131,8 @@ def test_after_precompiling_no_method_of_any_class_leads_to_the_kernel(
 ) -> None:
     """The route of ``by_subclasses`` (tests/redteam/hostile.py), after the zygote compiled:
     the compiled code is held where only the kernel's own functions can look."""
-    path = tmp_path / "submission.py"
-    path.write_text(SOURCE, encoding="utf-8")
     zygote["_seal_classes"](zygote)  # as the zygote does first
-    zygote["_precompile"](_config(path), _cpu)
+    path = _precompiled(zygote, tmp_path)
     zygote["_import"](_config(path))
     assert zygote["_PRECOMPILED"], "the file must have been compiled for this test to mean much"
 
