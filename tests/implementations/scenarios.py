@@ -374,12 +374,16 @@ def _deep_list(depth: int) -> tuple[Any, list[Any]]:
     return value, inner
 
 
-def _caller_changes_it_deep(m: ModuleType) -> bool:
-    """The caller changes a list 199 levels down after the append: does the log see it?"""
-    value, inner = _deep_list(199)
-    log = log_of(m, ("s", "user_message", {"content": "x", "deep": value}))
+def _stored_payload_text(m: ModuleType, log: Any) -> str:
+    return json.dumps(plain(m.get_events_for_session(log, "s")[0].payload))
+
+
+def _caller_changes(m: ModuleType, value: Any, inner: list[Any]) -> bool:
+    """The caller changes ``inner``, a list inside ``value``, after the append: does the log
+    see it?"""
+    log = log_of(m, ("s", "user_message", {"content": "x", "v": value}))
     inner.append("changed")
-    return "changed" in json.dumps(plain(m.get_events_for_session(log, "s")[0].payload))
+    return "changed" in _stored_payload_text(m, log)
 
 
 def _reader_changes(m: ModuleType, value: Any, change: Callable[[Any], None]) -> bool:
@@ -387,20 +391,18 @@ def _reader_changes(m: ModuleType, value: Any, change: Callable[[Any], None]) ->
     log = log_of(m, ("s", "user_message", {"content": "x", "v": value}))
     with contextlib.suppress(TypeError, AttributeError):  # a frozen payload refuses the change
         change(m.get_events_for_session(log, "s")[0].payload["v"])
-    return "changed" in json.dumps(plain(m.get_events_for_session(log, "s")[0].payload))
+    return "changed" in _stored_payload_text(m, log)
+
+
+def _in_a_tuple_in_a_tuple() -> tuple[Any, list[Any]]:
+    inner = ["x"]
+    return ((inner,), 2), inner
 
 
 def _innermost(value: Any) -> Any:
     while not (isinstance(value, list | tuple) and value and value[0] == "leaf"):
         value = value["d"] if isinstance(value, Mapping) else value[0]
     return value
-
-
-def _caller_changes_a_list_in_a_tuple_in_a_tuple(m: ModuleType) -> bool:
-    inner = ["x"]
-    log = log_of(m, ("s", "user_message", {"content": "x", "t": ((inner,), 2)}))
-    inner.append("changed")
-    return "changed" in json.dumps(plain(m.get_events_for_session(log, "s")[0].payload))
 
 
 A, B, AB = user("a"), user("b"), user("ab")
@@ -620,12 +622,14 @@ BROKEN_BEHAVIOUR: dict[str, Callable[[ModuleType], bool]] = {
     "replayed_results_clipped_at_131072_characters": lambda m: replay(
         m, "s", call("s", "1"), ("s", "tool_result", {"call_id": "1", "content": "x" * 131_073})
     )[1]["content"] != "x" * 131_073,
-    "copy_keeps_the_caller_s_containers_past_192_levels": _caller_changes_it_deep,
+    "copy_keeps_the_caller_s_containers_past_192_levels": lambda m: _caller_changes(
+        m, *_deep_list(199)),
     "payloads_frozen_down_to_192_levels_only": lambda m: _reader_changes(
         m, _deep_list(199)[0], lambda v: _innermost(v).append("changed")),
     "lists_past_1024_items_stored_as_lists": lambda m: _reader_changes(
         m, list(range(1025)), lambda v: v.append("changed")),
-    "tuples_holding_no_list_or_dict_kept_as_given": _caller_changes_a_list_in_a_tuple_in_a_tuple,
+    "tuples_holding_no_list_or_dict_kept_as_given": lambda m: _caller_changes(
+        m, *_in_a_tuple_in_a_tuple()),
     "answers_remembered_for_the_last_512_results": _second_result_after(513),
     "calls_joined_only_within_1024_positions": lambda m: len(replay(
         m, "s", call("s", "1"), *many("t", 1024), call("s", "2"))) != 1,
