@@ -25,7 +25,7 @@ from grader.engine.programs import (
     tagged,
 )
 from grader.engine.properties import Property
-from grader.engine.steps import EventVar, LogVar
+from grader.engine.steps import EventVar, LogVar, Step
 from grader.tasks.append_and_ids import edges
 from grader.values import Text
 
@@ -110,12 +110,7 @@ def caller_payload(plan: Plan, program: Program) -> None:
         # After each change, its own event is read; after them all, every event and the
         # log, for a change that reached further than its own event.
         own = plan.reads_of(Plan.view, event, "append.caller_payload_copied")
-        # The innermost container first: the changes of a deep walk (a clear at the top)
-        # leave no path to it.
-        deepest = innermost(event.ref.model.payload)
-        if len(deepest) > FOLLOWED_LEVELS:
-            plan.mutate(name, deepest, ["shallow"], own, "append.caller_payload_copied")
-        plan.mutate(name, [], ["deep"], own, "append.caller_payload_copied")
+        change_every_level(plan, name, [], event, own, "append.caller_payload_copied")
     for event in light([event for _, event in kept]):
         plan.view(event, "append.caller_payload_copied")
     add_probes(plan, log)
@@ -125,6 +120,18 @@ def caller_payload(plan: Plan, program: Program) -> None:
 #: past it, a payload's innermost container is changed on its own, where a copy that stops
 #: at some depth would have left the caller's (or a reader's) own container.
 FOLLOWED_LEVELS = 64
+
+
+def change_every_level(
+    plan: Plan, name: str, path: list[Any], event: EventVar, reads: list[Step], promise: str
+) -> None:
+    """Change ``event``'s payload, kept as ``name`` at ``path``, at every level: its innermost
+    container on its own first, where it lies deeper than the kernel's deep walk follows (the
+    walk's changes at the top, a clear, would leave no path to it), then the walk."""
+    deepest = innermost(event.ref.model.payload)
+    if len(deepest) > FOLLOWED_LEVELS:
+        plan.mutate(name, [*path, *deepest], ["shallow"], reads, promise)
+    plan.mutate(name, path, ["deep"], reads, promise)
 
 
 def innermost(value: Any) -> list[list[Any]]:
@@ -153,11 +160,7 @@ def payload_read_only(plan: Plan, program: Program) -> None:
         session = str(event.ref.model.session_id)
         reads = [*probes(plan, log), *read_back(plan, log, [session], "get_events_for_session")]
         path = [["a", "payload"]]
-        deepest = innermost(event.ref.model.payload)
-        if len(deepest) > FOLLOWED_LEVELS:  # first, as in caller_payload
-            plan.mutate(event.name, [*path, *deepest], ["shallow"], reads,
-                        "append.payload_read_only")  # fmt: skip
-        plan.mutate(event.name, path, ["deep"], reads, "append.payload_read_only")
+        change_every_level(plan, event.name, path, event, reads, "append.payload_read_only")
 
 
 def events_are_facts(plan: Plan, program: Program) -> None:
