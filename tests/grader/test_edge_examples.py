@@ -76,6 +76,12 @@ CAUGHT_ONLY_BY: dict[str, tuple[str, Any]] = {
         "fresh",
         replay_properties.LONG_REPLAY,
     ),
+    "results_looked_for_in_the_last_4096_events": ("refusals", reject_edges.GAPS),
+    "reused_call_ids_looked_for_in_the_last_4096_events": ("refusals", reject_edges.GAPS),
+    "reads_of_long_logs_kept_by_the_log_s_length": (
+        "newer_after_branch",
+        read_edges.LONG_BRANCHES,
+    ),
     # mechanisms
     "payload_keys_named_like_event_fields_dropped": ("edges", append_edges.FIELD_NAMED_KEYS),
     "results_checked_against_every_call_of_the_family": (
