@@ -76,8 +76,8 @@ CAUGHT_ONLY_BY: dict[str, tuple[str, Any]] = {
         "fresh",
         replay_properties.LONG_REPLAY,
     ),
-    "results_looked_for_in_the_last_4096_events": ("refusals", reject_edges.GAPS),
-    "reused_call_ids_looked_for_in_the_last_4096_events": ("refusals", reject_edges.GAPS),
+    "results_looked_for_in_the_last_2048_events": ("refusals", reject_edges.LONG_GAPS),
+    "reused_call_ids_looked_for_in_the_last_2048_events": ("refusals", reject_edges.LONG_GAPS),
     "reads_of_long_logs_kept_by_the_log_s_length": (
         "newer_after_branch",
         read_edges.LONG_BRANCHES,

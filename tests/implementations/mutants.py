@@ -2274,37 +2274,38 @@ EDGE_MUTANTS: tuple[Mutant, ...] = (
         ),
         needs_size="a replay of more than 1,024 messages, changed by its caller",
     ),
-    # issue 28: past the maxima of 2026-12-05 (a log of 1,317 events)
+    # issue 28: past the maxima of 2026-12-05 (a log of 1,317 events; the long gaps reach 4,097,
+    # the dimension table's to show)
     Mutant(
-        "results_looked_for_in_the_last_4096_events",
+        "results_looked_for_in_the_last_2048_events",
         "c07_tuple_log",
         "reject_bad_input",
-        "A result's call is looked for among the log's last 4,096 events: a result that comes "
+        "A result's call is looked for among the log's last 2,048 events: a result that comes "
         "later than that is refused.",
         (
             (
                 C07_VERDICT,
-                '    if event_type == "tool_result" and not any(e.session_id == session_id and e.type == "tool_call" and e.payload["call_id"] == call_id for e in log[-4096:]):\n'
+                '    if event_type == "tool_result" and not any(e.session_id == session_id and e.type == "tool_call" and e.payload["call_id"] == call_id for e in log[-2048:]):\n'
                 "        return False\n" + C07_VERDICT,
             ),
         ),
-        needs_size="a call is forgotten only 4,096 events after it was made",
+        needs_size="a call is forgotten only 2,048 events after it was made",
     ),
     Mutant(
-        "reused_call_ids_looked_for_in_the_last_4096_events",
+        "reused_call_ids_looked_for_in_the_last_2048_events",
         "c07_tuple_log",
         "reject_bad_input",
-        "A new call's id is looked for among the log's last 4,096 events only: an id first used "
+        "A new call's id is looked for among the log's last 2,048 events only: an id first used "
         "longer ago may be used again.",
         (
             (
                 C07_VERDICT,
                 '    if event_type == "tool_call":\n'
-                '        return not any(e.session_id == session_id and e.type in ("tool_call", "tool_result") and e.payload["call_id"] == call_id for e in log[-4096:])\n'
+                '        return not any(e.session_id == session_id and e.type in ("tool_call", "tool_result") and e.payload["call_id"] == call_id for e in log[-2048:])\n'
                 + C07_VERDICT,
             ),
         ),
-        needs_size="a call id is forgotten only 4,096 events after it was used",
+        needs_size="a call id is forgotten only 2,048 events after it was used",
     ),
     Mutant(
         "reads_of_long_logs_kept_by_the_log_s_length",

@@ -266,11 +266,11 @@ def _late_reuse(m: ModuleType) -> bool:
 
 
 def _far_result(m: ModuleType) -> bool:
-    return refused(m, log_of(m, call("s", "c"), *spread(4096)), *result("s", "c"))
+    return refused(m, log_of(m, call("s", "c"), *spread(2048)), *result("s", "c"))
 
 
 def _far_reuse(m: ModuleType) -> bool:
-    return accepted(m, log_of(m, call("s", "c"), *spread(4096)), *call("s", "c"))
+    return accepted(m, log_of(m, call("s", "c"), *spread(2048)), *call("s", "c"))
 
 
 def _long_branches_read_alike(m: ModuleType) -> bool:
@@ -657,8 +657,8 @@ BROKEN_BEHAVIOUR: dict[str, Callable[[ModuleType], bool]] = {
         m, "s", call("s", "1"), *many("t", 1024), call("s", "2"))) != 1,
     "replays_past_1024_messages_handed_out_from_a_cache": lambda m: _replay_changed_by_its_caller(
         m, 1025),
-    "results_looked_for_in_the_last_4096_events": _far_result,
-    "reused_call_ids_looked_for_in_the_last_4096_events": _far_reuse,
+    "results_looked_for_in_the_last_2048_events": _far_result,
+    "reused_call_ids_looked_for_in_the_last_2048_events": _far_reuse,
     "reads_of_long_logs_kept_by_the_log_s_length": _long_branches_read_alike,
     "sessions_read_by_their_crc32": lambda m: ids(
         m, log_of(m, user("fqb17i228u")), "hh578ntdii") != [],
