@@ -1,5 +1,7 @@
 """Build the examples banks: ``python -m maintainer.bank`` (after changing the examples, the
-plans, the oracle or the kernel; a test says when a bank is stale).
+plans, the oracle or the kernel; a test says when a bank is stale). It also stores the
+kernel's files compiled for the Python that runs it (``grader/kernel/compiled.marshal``): a
+grade on that Python then skips compiling them.
 
 For every task and property: draw its examples (:mod:`grader.engine.drawing`), build each
 one's plan, run the plans against the reference (``solutions``) in this interpreter, in
@@ -16,6 +18,7 @@ import sys
 import time
 from collections.abc import Sequence
 
+from grader import kernel
 from grader.engine import bank
 from grader.engine.bank import BankExample
 from grader.engine.contract import Task
@@ -72,6 +75,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         count = sum(len(found) for found in examples.values())
         spent = time.process_time() - started
         print(f"{task.id}: {count} examples, {path.stat().st_size:,} bytes, {spent:.1f} s")
+    compiled = kernel.store_compiled()
+    print(f"kernel: compiled for this Python, {compiled.stat().st_size:,} bytes")
     return 0
 
 

@@ -16,6 +16,9 @@ from typing import Any
 #: The four kinds of fact a conversation is made of.
 EVENT_TYPES = ("user_message", "assistant_message", "tool_call", "tool_result")
 
+#: The two types that pair up by ``call_id``.
+TOOL_EVENTS = ("tool_call", "tool_result")
+
 #: The keys each type's payload must hold, all strings, and whether each must be non-empty.
 REQUIRED_KEYS: Mapping[str, Mapping[str, bool]] = {
     "user_message": {"content": False},
@@ -23,6 +26,13 @@ REQUIRED_KEYS: Mapping[str, Mapping[str, bool]] = {
     "tool_call": {"call_id": True, "name": True, "arguments": False},
     "tool_result": {"call_id": True, "content": False},
 }
+
+
+#: What :func:`freeze` keeps as it is, and what it turns into tuples. Tuples of types, built
+#: once: ``str | int | ...`` written in the call would build a new union at every call, and
+#: a wide payload makes thousands of them.
+IMMUTABLE_LEAVES = (str, int, float, NoneType)
+SEQUENCES = (list, tuple)
 
 
 class AppendRefused(ValueError):
@@ -77,7 +87,9 @@ def append_event(
     stored = checked_payload(event_type, payload)
     check_call_id(log, session_id, event_type, stored)
     event = Event(len(log.events) + 1, session_id, event_type, stored)
-    return EventLog((*log.events, event)), event
+    # Concatenation copies the old events once; ``(*log.events, event)`` builds a list first
+    # and copies it again into a tuple, and appends are the log's commonest work.
+    return EventLog(log.events + (event,)), event  # noqa: RUF005
 
 
 def check_event_type(event_type: object) -> None:
@@ -124,28 +136,31 @@ def freeze(value: Any) -> Any:
     the most Python converts to and from text, so that a copy made through JSON text (another
     correct way to copy) keeps every int it allows; past that, ``str(n)`` raises ValueError.
     """
-    if isinstance(value, str | int | float | NoneType):
+    if isinstance(value, IMMUTABLE_LEAVES):
         return value  # the leaves, most of any payload: answered before the costlier checks
-    if isinstance(value, Mapping):
-        return MappingProxyType({key: freeze(item) for key, item in value.items()})
-    if isinstance(value, list | tuple):
+    if isinstance(value, SEQUENCES):
         return tuple(map(freeze, value))
+    if isinstance(value, Mapping):  # an ABC check: slower, so after the plain types
+        return MappingProxyType({key: freeze(item) for key, item in value.items()})
     return value
 
 
 def call_state(log: EventLog, session_id: str, call_id: str) -> str:
-    """Fold this session's tool events into where ``call_id`` stands.
+    """Where ``call_id`` stands in this session, read from its newest tool event back.
 
-    Returns:
-        ``"unused"`` (never called), ``"open"`` (called, no result yet) or ``"answered"``.
+    A call id is called at most once per session, so the newest tool event that names it
+    settles the matter: its result means ``"answered"``, its call ``"open"``, and none at all
+    ``"unused"``. Reading from the newest end stops as soon as it finds one; a result is
+    usually close behind its call, so most checks read a short tail, not the whole log.
     """
-    state = "unused"
-    for event in log.events:
-        if event.session_id != session_id or event.type not in ("tool_call", "tool_result"):
-            continue
-        if event.payload["call_id"] == call_id:
-            state = "open" if event.type == "tool_call" else "answered"
-    return state
+    for event in reversed(log.events):
+        if (
+            event.type in TOOL_EVENTS
+            and event.session_id == session_id
+            and event.payload["call_id"] == call_id
+        ):
+            return "answered" if event.type == "tool_result" else "open"
+    return "unused"
 
 
 def check_call_id(
@@ -158,7 +173,7 @@ def check_call_id(
     pair and the character it encodes are two ids (the contract says so for session ids and
     call ids alike; only payload strings are compared as JSON counts them).
     """
-    if event_type not in ("tool_call", "tool_result"):
+    if event_type not in TOOL_EVENTS:
         return
     call_id = payload["call_id"]
     state = call_state(log, session_id, call_id)

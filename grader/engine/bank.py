@@ -32,7 +32,7 @@ GRADER = Path(__file__).resolve().parent.parent
 #: hypothesis (which draws the examples).
 SOURCES = ("engine", "kernel", "tasks", "values.py", "pins.py")
 BANK_NAME = "bank.z"
-FORMAT = 2
+FORMAT = 3
 
 
 @dataclass(frozen=True)
@@ -53,8 +53,10 @@ class BankExample:
 
 class BankedProperty:
     """One property's examples, stored as a grade uses them: the request already marshalled
-    (sent as it is), the digests, and the example values pickled apart (unpickled only when
-    an example fails and must be judged in full or shrunk)."""
+    (sent as it is), the digests, and the example values pickled and compressed apart
+    (decompressed and unpickled only when an example fails and must be judged in full or
+    shrunk). A correct file's grade never reads them: they are half of a bank's bytes, so
+    keeping them compressed halves what every grade decompresses."""
 
     def __init__(self, request: bytes, digests: tuple[str, ...], values: bytes) -> None:
         self.request, self.digests, self._values = request, digests, values
@@ -64,14 +66,15 @@ class BankedProperty:
 
     @cached_property
     def values(self) -> list[Any]:
-        values: list[Any] = pickle.loads(self._values)
+        values: list[Any] = pickle.loads(zlib.decompress(self._values))
         return values
 
     @classmethod
     def of(cls, examples: Sequence[BankExample]) -> BankedProperty:
         request = marshal.dumps([list(example.steps) for example in examples])
         digests = tuple(example.digests for example in examples)
-        return cls(request, digests, pickle.dumps([e.value for e in examples], protocol=5))
+        values = pickle.dumps([example.value for example in examples], protocol=5)
+        return cls(request, digests, zlib.compress(values, 9))
 
 
 @cache

@@ -23,6 +23,9 @@ The same files run in a browser's worker (:data:`WORKER_FILES`): the guard too, 
 from __future__ import annotations
 
 import functools
+import hashlib
+import importlib.util
+import marshal
 from pathlib import Path
 from types import CodeType
 from typing import Any
@@ -39,6 +42,9 @@ FILES = (
 IN_PROCESS_FILES = FILES[:10]
 #: The kernel in a browser's worker: the same files, with messages instead of pipes.
 WORKER_FILES = (*FILES[:-1], "messages")
+#: The kernel's files compiled once, by ``python -m maintainer.bank``, for the Python that
+#: ran it (see :func:`compiled_for_child`).
+COMPILED = HERE / "compiled.marshal"
 
 
 def sources(files: tuple[str, ...] = FILES) -> list[tuple[str, str]]:
@@ -52,12 +58,54 @@ def sources(files: tuple[str, ...] = FILES) -> list[tuple[str, str]]:
 def compiled_for_child(files: tuple[tuple[str, str], ...]) -> tuple[tuple[str, CodeType], ...]:
     """``files`` (``(name, source)`` pairs, as :func:`sources` gives them) as ``(name, code)``,
     compiled exactly as a child compiles the source it is sent (no future import of this
-    module's inherited, no optimisation: the child runs without ``-O``), once per process
-    for the same sources: for a child of this very interpreter, which then runs the code
-    instead of compiling some 4,000 lines at every grade (about 20 ms of CPU)."""
+    module's inherited, no optimisation: the child runs without ``-O``), for a child of this
+    very interpreter, which then runs the code instead of compiling some 4,000 lines at every
+    grade (about 20 ms of CPU).
+
+    The code comes from :data:`COMPILED` when that file was written by this version of
+    Python from exactly these sources; else it is compiled here (once per process)."""
+    stored = _stored(files)
+    if stored is not None:
+        return stored
     return tuple(
         (name, compile(text, name, "exec", dont_inherit=True, optimize=0)) for name, text in files
     )
+
+
+def store_compiled() -> Path:
+    """Write :data:`COMPILED` for the kernel's files and this Python (the bank builder does)."""
+    files = tuple(sources())
+    code = tuple(
+        (name, compile(text, name, "exec", dont_inherit=True, optimize=0)) for name, text in files
+    )
+    stored = {"magic": importlib.util.MAGIC_NUMBER, "sources": _digest(files),
+              "code": marshal.dumps(code)}  # fmt: skip
+    COMPILED.write_bytes(marshal.dumps(stored))
+    return COMPILED
+
+
+def _stored(files: tuple[tuple[str, str], ...]) -> tuple[tuple[str, CodeType], ...] | None:
+    """The stored code for ``files``, or None: no file, another Python's (its bytecode would
+    not run here: the code is only read once the magic number matches), or other sources (a
+    contributor's edit, a test's extra file)."""
+    try:
+        stored = marshal.loads(COMPILED.read_bytes())
+    except (OSError, ValueError, EOFError, TypeError):
+        return None
+    if not isinstance(stored, dict) or stored.get("magic") != importlib.util.MAGIC_NUMBER:
+        return None
+    if stored.get("sources") != _digest(files):
+        return None
+    code: tuple[tuple[str, CodeType], ...] = marshal.loads(stored["code"])
+    return code
+
+
+def _digest(files: tuple[tuple[str, str], ...]) -> str:
+    digest = hashlib.sha256()
+    for name, text in files:
+        digest.update(f"{len(name)}:{name}{len(text)}:".encode())
+        digest.update(text.encode("utf-8", "surrogatepass"))
+    return digest.hexdigest()
 
 
 def namespace(files: tuple[str, ...] = IN_PROCESS_FILES) -> dict[str, Any]:

@@ -35,7 +35,7 @@ class Dimension:
 INT_BITS = (10**MAX_INT_DIGITS - 1).bit_length()
 
 TABLE: tuple[Dimension, ...] = (
-    Dimension("events in a log", "log_events", "the id an append gives (the log's length)", 1317),
+    Dimension("events in a log", "log_events", "the id an append gives (the log's length)", 4108),
     Dimension("events in a session", "session_events", "the events one read returns", 1026),
     Dimension("sessions", "sessions", "the sessions one list returns", 1025),
     Dimension("open calls", "open_calls", "calls open in the session when a result comes", 513),
@@ -49,7 +49,7 @@ TABLE: tuple[Dimension, ...] = (
         "gap between a call and its result",
         "gap",
         "the log's events between a call and its result",
-        1025,
+        4097,
     ),
     Dimension(
         "a run of consecutive calls", "run_of_calls", "tool calls in a replayed message", 513

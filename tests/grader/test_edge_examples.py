@@ -76,6 +76,12 @@ CAUGHT_ONLY_BY: dict[str, tuple[str, Any]] = {
         "fresh",
         replay_properties.LONG_REPLAY,
     ),
+    "results_looked_for_in_the_last_2048_events": ("refusals", reject_edges.LONG_GAPS),
+    "reused_call_ids_looked_for_in_the_last_2048_events": ("refusals", reject_edges.LONG_GAPS),
+    "reads_of_long_logs_kept_by_the_log_s_length": (
+        "newer_after_branch",
+        read_edges.LONG_BRANCHES,
+    ),
     # mechanisms
     "payload_keys_named_like_event_fields_dropped": ("edges", append_edges.FIELD_NAMED_KEYS),
     "results_checked_against_every_call_of_the_family": (
@@ -137,9 +143,12 @@ CAUGHT_ONLY_BY: dict[str, tuple[str, Any]] = {
 #: Examples added after a mutant's own that catch it too, by the same mechanism (a payload
 #: as deep as the contract allows, changed after the append, shows a copy that stopped short
 #: as surely as one only read; a replay of 1,025 messages changed by its caller is first a
-#: replay of 1,025 messages): taken out with its own, the mutant passes.
+#: replay of 1,025 messages; a window over the log's last 1,024 events misses a call 4,097
+#: events back as surely as one 1,025 back): taken out with its own, the mutant passes.
 ALSO_CAUGHT_BY: dict[str, tuple[tuple[str, Any], ...]] = {
     "replay_returns_at_most_1024_messages": (("fresh", replay_properties.LONG_REPLAY),),
+    "results_looked_for_in_the_last_1024_events": (("refusals", reject_edges.LONG_GAPS),),
+    "reused_call_ids_looked_for_in_the_last_1024_events": (("refusals", reject_edges.LONG_GAPS),),
     "copy_stops_160_levels_down": (
         ("caller_payload", append_edges.DEEP_TO_CHANGE),
         ("payload_read_only", append_edges.DEEP_TO_CHANGE),

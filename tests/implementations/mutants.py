@@ -2274,5 +2274,62 @@ EDGE_MUTANTS: tuple[Mutant, ...] = (
         ),
         needs_size="a replay of more than 1,024 messages, changed by its caller",
     ),
+    # issue 28: past the maxima of 2026-12-05 (a log of 1,317 events; the long gaps reach 4,097,
+    # the dimension table's to show)
+    Mutant(
+        "results_looked_for_in_the_last_2048_events",
+        "c07_tuple_log",
+        "reject_bad_input",
+        "A result's call is looked for among the log's last 2,048 events: a result that comes "
+        "later than that is refused.",
+        (
+            (
+                C07_VERDICT,
+                '    if event_type == "tool_result" and not any(e.session_id == session_id and e.type == "tool_call" and e.payload["call_id"] == call_id for e in log[-2048:]):\n'
+                "        return False\n" + C07_VERDICT,
+            ),
+        ),
+        needs_size="a call is forgotten only 2,048 events after it was made",
+    ),
+    Mutant(
+        "reused_call_ids_looked_for_in_the_last_2048_events",
+        "c07_tuple_log",
+        "reject_bad_input",
+        "A new call's id is looked for among the log's last 2,048 events only: an id first used "
+        "longer ago may be used again.",
+        (
+            (
+                C07_VERDICT,
+                '    if event_type == "tool_call":\n'
+                '        return not any(e.session_id == session_id and e.type in ("tool_call", "tool_result") and e.payload["call_id"] == call_id for e in log[-2048:])\n'
+                + C07_VERDICT,
+            ),
+        ),
+        needs_size="a call id is forgotten only 2,048 events after it was used",
+    ),
+    Mutant(
+        "reads_of_long_logs_kept_by_the_log_s_length",
+        "c07_tuple_log",
+        "read_and_resume",
+        "A read of a log of more than 2,048 events is kept under the log's length, the session "
+        "and the id: a branch of the same length reads its sibling's events.",
+        (
+            (
+                'NON_EMPTY = ("call_id", "name")\n',
+                'NON_EMPTY = ("call_id", "name")\nREADS: dict[Any, Any] = {}\n',
+            ),
+            (
+                C07_READ,
+                "    key = (len(log), session_id, after_event_id)\n"
+                "    if len(log) > 2048 and key in READS:\n"
+                "        return READS[key]\n"
+                "    found = tuple(e for e in log if e.session_id == session_id and e.event_id > after_event_id)\n"
+                "    if len(log) > 2048:\n"
+                "        READS[key] = found\n"
+                "    return found\n",
+            ),
+        ),
+        needs_size="two branches of the same length, past 2,048 events",
+    ),
 )
 MUTANTS = MUTANTS + EDGE_MUTANTS

@@ -185,6 +185,12 @@ def many(session: str, count: int) -> tuple[Append, ...]:
     return tuple(user(session, f"m{n}") for n in range(count))
 
 
+def spread(count: int) -> tuple[Append, ...]:
+    """``count`` messages, each in a session of its own: a long log whose sessions stay short
+    (a correct file that copies the appended session at every append stays quick on it)."""
+    return tuple(user(f"t{n}") for n in range(count))
+
+
 def _caller_value_leaks(
     payload: Any, change: Callable[[Any], object]
 ) -> Callable[[ModuleType], bool]:
@@ -257,6 +263,22 @@ def _late_result(m: ModuleType) -> bool:
 
 def _late_reuse(m: ModuleType) -> bool:
     return accepted(m, log_of(m, call("s", "c"), *many("s", 1024)), *call("s", "c"))
+
+
+def _far_result(m: ModuleType) -> bool:
+    return refused(m, log_of(m, call("s", "c"), *spread(2048)), *result("s", "c"))
+
+
+def _far_reuse(m: ModuleType) -> bool:
+    return accepted(m, log_of(m, call("s", "c"), *spread(2048)), *call("s", "c"))
+
+
+def _long_branches_read_alike(m: ModuleType) -> bool:
+    base = log_of(m, *spread(2049))
+    left, _ = m.append_event(base, *user("s", "left"))
+    right, _ = m.append_event(base, *user("s", "right"))
+    m.get_events_for_session(left, "s")
+    return [e.payload["content"] for e in m.get_events_for_session(right, "s")] != ["right"]
 
 
 def _changed_long_list(m: ModuleType) -> bool:
@@ -635,6 +657,9 @@ BROKEN_BEHAVIOUR: dict[str, Callable[[ModuleType], bool]] = {
         m, "s", call("s", "1"), *many("t", 1024), call("s", "2"))) != 1,
     "replays_past_1024_messages_handed_out_from_a_cache": lambda m: _replay_changed_by_its_caller(
         m, 1025),
+    "results_looked_for_in_the_last_2048_events": _far_result,
+    "reused_call_ids_looked_for_in_the_last_2048_events": _far_reuse,
+    "reads_of_long_logs_kept_by_the_log_s_length": _long_branches_read_alike,
     "sessions_read_by_their_crc32": lambda m: ids(
         m, log_of(m, user("fqb17i228u")), "hh578ntdii") != [],
     "session_ids_read_by_their_first_1024_characters": lambda m: ids(

@@ -1,6 +1,7 @@
 """Task 2's examples at the edges (issue 28): sessions whose ids hold lone surrogates beside
 the characters an encoder would turn them into, or are a subclass of str, or collide in a
-checksum or in their first 2,049 characters; reads of newer logs after a branch. (Reads of
+checksum or in their first 2,049 characters; reads of newer logs after a branch, and of two
+branches of the same length off a log of 2,049 events. (Reads of
 every size at a power of two are the ``reads`` property's, on its long session.)
 """
 
@@ -10,7 +11,7 @@ from hypothesis import strategies as st
 
 from grader.engine.checks import Branching
 from grader.engine.plan import Plan
-from grader.engine.programs import Append, Block, Program
+from grader.engine.programs import SPREAD, Append, Block, Program
 from grader.engine.properties import Property
 from grader.engine.steps import LogVar
 from grader.values import Text
@@ -89,13 +90,29 @@ NEWER_AFTER_BRANCH = Branching(
     ),
 )
 
+#: Two branches of the same length off a log of 2,049 events (the filler a session per event,
+#: so that a check of the appended session stays short): their reads of the same session,
+#: with the same arguments, differ only in the branch's own event. Code that keeps the
+#: answers for long logs by the log's length, not the log itself, hands the second branch
+#: the first one's events.
+LONG_BRANCHES = Branching(
+    Program(
+        ("a",),
+        (Append("a", "user_message", {"content": "first"}), Block(SPREAD, 2048, ("s",), "loop0")),
+    ),
+    (
+        (2, Append("a", "user_message", {"content": "left"})),
+        (2, Append("a", "user_message", {"content": "right"})),
+    ),
+)
+
 PROPERTIES = (
     Property(
         "newer_after_branch",
         st.nothing(),
         newer_after_branch,
         0,
-        (NEWER_AFTER_BRANCH,),
+        (NEWER_AFTER_BRANCH, LONG_BRANCHES),
         ("append.branches",),
     ),
 )

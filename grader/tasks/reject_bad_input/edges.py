@@ -1,8 +1,9 @@
 """Task 5's examples at the edges (issue 28): 513 calls open at once, answered oldest first;
-results 2**n - 1, 2**n and 2**n + 1 events after their calls, and a call id reused 1,300
-events after it was first used; a subclass of ``str`` for the event type and every text;
-every bad input with every event type; refused appends tried twice; refused appends on older
-logs and on branches; refused tool events each followed at once by an append to the newest log.
+results 2**n - 1, 2**n and 2**n + 1 events after their calls, up to 4,097, and a call id
+reused 1,316 and 4,107 events after it was first used; a subclass of ``str`` for the event
+type and every text; every bad input with every event type; refused appends tried twice;
+refused appends on older logs and on branches; refused tool events each followed at once by
+an append to the newest log.
 """
 
 from __future__ import annotations
@@ -30,6 +31,8 @@ from grader.values import Text
 #: many would cost it four times that.
 MOST_OPEN = 513
 LONGEST_GAP = 1025
+#: The long gaps, past 2**11 and 2**12, in a program of their own (see LONG_GAPS).
+LONG_GAPS_OF = (2047, 2048, 2049, 4095, 4096, 4097)
 #: Below this, a gap is made on its own: call, filler, result.
 SHORT_GAP = 64
 
@@ -74,8 +77,17 @@ def _filler(gap: int, count: int | None = None) -> Block:
     return Block(SPREAD, gap if count is None else count, (f"f{gap}_",), f"f{gap}")
 
 
-#: Every gap, then (in the ``refusals`` property) the first call's id reused 1,300 events on.
+#: Every gap up to 1,025, then (in the ``refusals`` property) the first call's id reused
+#: 1,316 events on.
 GAPS = gap_program("a", boundaries(LONGEST_GAP))
+#: A call answered at once, then the gaps past 2**11 and 2**12; then (in ``refusals``) the
+#: first call's id reused 4,107 events on, its call and its result both far behind. The
+#: filler opens a session per event, so the log is long (4,107 events) and every session
+#: short: an honest check of the appended session (correct/c06 copies it whole at every
+#: append) stays cheap, while a log kept, or searched, only within its newest 2,048 or 4,096
+#: events is met. Apart from GAPS so that a failure here, whose every attempt at a smaller
+#: case runs some 4,000 appends, is shrunk from a program of 21 parts, not 105.
+LONG_GAPS = gap_program("a", (1, *LONG_GAPS_OF))
 
 #: A subclass of ``str`` for every string an append takes, the event type and payload keys
 #: (at the top and nested) included.

@@ -274,7 +274,7 @@ PROPERTIES = (
         st.tuples(programs(STYLE, least=1), st.integers(0, 63)),
         refusals,
         20,
-        ((edges.CALLS_AT_ONCE, 0), (edges.GAPS, 0)),
+        ((edges.CALLS_AT_ONCE, 0), (edges.GAPS, 0), (edges.LONG_GAPS, 0)),
         ("append.refuses_bad_input", NO_TRACE),
     ),
     *edges.PROPERTIES,
