@@ -73,7 +73,9 @@ def in_pool(job: Callable[[Any], T], jobs: Sequence[Any]) -> list[T]:
     context = multiprocessing.get_context("fork")
     workers = max(2, len(os.sched_getaffinity(0)))
     with ProcessPoolExecutor(workers, mp_context=context) as pool:
-        return list(pool.map(job, jobs, chunksize=4))
+        # One job at a time: a grade costs from a tenth of a second to seven, so a chunk of
+        # several could leave one process grading alone at the end while the others wait.
+        return list(pool.map(job, jobs))
 
 
 def grade_all(
