@@ -5,14 +5,22 @@ from __future__ import annotations
 
 import pytest
 
-from grader.engine.outcomes import Report, Status
-from tests.grader.conftest import CORRECT_FILES
+from grader.engine.outcomes import Status
+from tests.grader.conftest import CORRECT_FILES, DEAR_CORRECT_FILES, graded_correct_file
 from tests.implementations.mutants import MUTANTS
 
 
-@pytest.mark.parametrize("stem", [path.stem for path in CORRECT_FILES])
-def test_a_correct_file_gets_full_marks(stem: str, graded_correct: dict[str, Report]) -> None:
-    report = graded_correct[stem]
+@pytest.mark.parametrize(
+    "stem",
+    [
+        pytest.param(path.stem, marks=pytest.mark.slow)
+        if path.stem in DEAR_CORRECT_FILES
+        else path.stem
+        for path in CORRECT_FILES
+    ],
+)
+def test_a_correct_file_gets_full_marks(stem: str) -> None:
+    report = graded_correct_file(stem)
     failing = {r.task_id: r.failure.promise for r in report.results if r.failure is not None}
     assert (report.load_problem, report.score, failing) == (None, 100, {})
 

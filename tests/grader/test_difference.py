@@ -154,7 +154,10 @@ def test_the_page_shows_where_a_wrong_replay_first_differs_in_bold(
     with using_language("en"):
         page._last["report"] = grade_in_process(str(camel_case_replay), select(["replay"]))
     try:
-        lines = page.answer("en")["lines"]
+        # The page chooses the language for its whole worker (use_language): inside the block,
+        # so that the choice ends with this test, not in whichever test runs next here.
+        with using_language("en"):
+            lines = page.answer("en")["lines"]
     finally:
         page._last.clear()
     assert [style for line, style in lines if CAMEL_DIFFERENCE in line] == ["bold"], lines

@@ -15,7 +15,6 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-import jsonschema
 import pytest
 
 from grader.frontends.results import MAX_BYTES, document
@@ -57,6 +56,10 @@ def test_each_output_of_each_case_is_the_golden_one(case: str, output: str) -> N
 
 @pytest.mark.parametrize("case", CASES)
 def test_the_results_files_validate_against_their_formats_schemas(case: str) -> None:
+    # Imported here: jsonschema takes a second to import (its format checkers build their
+    # grammars), which every worker would pay to collect this module.
+    import jsonschema
+
     exercism = json.loads(golden(case, "exercism.json"))
     gradescope = json.loads(golden(case, "gradescope.json"))
 

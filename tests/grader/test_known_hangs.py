@@ -9,6 +9,7 @@ the command line, and three minutes in a browser, where each limit is 15 s of wa
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -78,16 +79,38 @@ class _Counting(InProcessTransport):
         return kernel
 
 
-def _grade(target: Path, monkeypatch: pytest.MonkeyPatch, remember: bool) -> tuple[Report, int]:
-    if not remember:
-        monkeypatch.setattr(learner, "_hang", lambda request, stopped: None)
-    transport = _Counting(str(target))
-    transport.asked = []
-    report = grading.grade(
-        str(target), TASKS, lambda: Learner(transport, Clock(example=0.05)), "none"
-    )
-    monkeypatch.undo()
+def _grade(target: Path, remember: bool) -> tuple[Report, int]:
+    with pytest.MonkeyPatch.context() as patch:
+        if not remember:
+            patch.setattr(learner, "_hang", lambda request, stopped: None)
+        transport = _Counting(str(target))
+        transport.asked = []
+        report = grading.grade(
+            str(target), TASKS, lambda: Learner(transport, Clock(example=0.05)), "none"
+        )
     return report, len(transport.asked)
+
+
+Graded = Callable[[str, bool], tuple[Report, int]]
+
+
+@pytest.fixture(scope="module")
+def graded(tmp_path_factory: pytest.TempPathFactory) -> Graded:
+    """``graded(name, remember)``: the hang's package graded on every task, its hangs
+    remembered or not (the report, and how many requests reached a kernel), once per module:
+    both tests of ``create_loops`` read the same two grades, seconds of CPU each."""
+    folder = tmp_path_factory.mktemp("hangs")
+    grades: dict[tuple[str, bool], tuple[Report, int]] = {}
+
+    def grade(name: str, remember: bool) -> tuple[Report, int]:
+        if (name, remember) not in grades:
+            target = folder / name
+            if not target.exists():
+                _package(folder, name)
+            grades[name, remember] = _grade(target, remember)
+        return grades[name, remember]
+
+    return grade
 
 
 def _seen(report: Report) -> list[tuple[Any, ...]]:
@@ -99,23 +122,20 @@ def _seen(report: Report) -> list[tuple[Any, ...]]:
 
 @pytest.mark.parametrize("name", sorted(HANGS))
 def test_remembering_a_hang_gives_the_grade_the_grader_gives_without(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, name: str
+    graded: Graded, name: str
 ) -> None:
-    target = _package(tmp_path, name)
-
-    remembered, _ = _grade(target, monkeypatch, remember=True)
-    forgotten, _ = _grade(target, monkeypatch, remember=False)
+    remembered, _ = graded(name, True)
+    forgotten, _ = graded(name, False)
 
     assert _seen(remembered) == _seen(forgotten)
     assert Status.TIMED_OUT in {result.status for result in remembered.results}
 
 
 def test_a_first_call_that_never_returns_reaches_a_kernel_a_few_times_in_all(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    graded: Graded,
 ) -> None:
-    target = _package(tmp_path, "create_loops")
-    report, asked = _grade(target, monkeypatch, remember=True)
-    _, asked_without = _grade(target, monkeypatch, remember=False)
+    report, asked = graded("create_loops", True)
+    _, asked_without = graded("create_loops", False)
 
     assert [result.status for result in report.results] == [Status.TIMED_OUT] * len(TASKS)
     # The probe's, the first example's and the first shrinking step's (each mode and limit

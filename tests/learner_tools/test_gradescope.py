@@ -19,7 +19,6 @@ from pathlib import Path
 from typing import Any
 
 import hypothesis
-import jsonschema  # type: ignore[import-untyped]
 import pytest
 
 from grader.frontends import cli
@@ -75,6 +74,10 @@ def run_autograder(root: Path, **variables: str) -> dict[str, Any]:
         check=True,
         capture_output=True,
     )
+    # Imported here: jsonschema takes a second to import (its format checkers build their
+    # grammars), which every worker would pay to collect this module.
+    import jsonschema  # type: ignore[import-untyped]
+
     document: dict[str, Any] = json.loads((root / "results" / "results.json").read_bytes())
     jsonschema.validate(document, SCHEMA)
     return document

@@ -17,7 +17,6 @@ from types import ModuleType
 
 import nbformat
 import pytest
-from nbconvert import HTMLExporter
 
 from tests.notebooks.conftest import NOTEBOOKS_DIR
 
@@ -54,6 +53,10 @@ def exported_cells() -> dict[str, CellContent]:
 
     Only ``<main>`` is read: the page around it carries the template's own scripts and icons.
     """
+    # Imported here, not by every worker that collects this module: nbconvert takes most of
+    # a second to import.
+    from nbconvert import HTMLExporter
+
     exporter, exported = HTMLExporter(), {}
     for path in NOTEBOOKS:
         page, _ = exporter.from_notebook_node(nbformat.read(path, as_version=4))

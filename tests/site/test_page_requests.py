@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import re
 import tomllib
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -14,6 +15,7 @@ from grader.frontends.site.build import BuildError, build
 from grader.frontends.site.command import main as site_command
 from grader.frontends.site.page import browser_clock, run
 from grader.frontends.site.texts import PAGE_WORDS
+from grader.i18n import use_language
 from grader.pins import HYPOTHESIS
 from grader.settings import Settings
 from grader.transport.workspace import KIT_ROOT
@@ -21,6 +23,16 @@ from tests.site.conftest import require_browser
 from tests.site.submissions import stubs
 
 NO_BRIDGE = None  # validation happens before any kernel is asked
+
+
+@pytest.fixture(autouse=True)
+def _language_given_back() -> Iterator[None]:
+    """A request chooses the language for the page's whole worker (``use_language``): each
+    test gives it back, or test_page_language, run next on the same xdist worker, served
+    English where a Chinese copy must serve Chinese (which file follows which on a worker
+    depends on timing)."""
+    yield
+    use_language(None)
 
 
 @pytest.mark.parametrize(
