@@ -65,23 +65,28 @@ def compiled_for_child(files: tuple[tuple[str, str], ...]) -> tuple[tuple[str, C
     The code comes from :data:`COMPILED` when that file was written by this version of
     Python from exactly these sources; else it is compiled here (once per process)."""
     stored = _stored(files)
-    if stored is not None:
-        return stored
-    return tuple(
-        (name, compile(text, name, "exec", dont_inherit=True, optimize=0)) for name, text in files
-    )
+    return stored if stored is not None else _compile(files)
 
 
 def store_compiled() -> Path:
-    """Write :data:`COMPILED` for the kernel's files and this Python (the bank builder does)."""
+    """Write :data:`COMPILED` for the kernel's files and this Python (the bank builder does),
+    unless it holds that very code already: marshal's bytes for the same code vary from run
+    to run (with reference counts), and rebuilding the banks should not rewrite the file."""
     files = tuple(sources())
-    code = tuple(
-        (name, compile(text, name, "exec", dont_inherit=True, optimize=0)) for name, text in files
-    )
+    code = _compile(files)
+    if _stored(files) == code:
+        return COMPILED
     stored = {"magic": importlib.util.MAGIC_NUMBER, "sources": _digest(files),
               "code": marshal.dumps(code)}  # fmt: skip
     COMPILED.write_bytes(marshal.dumps(stored))
     return COMPILED
+
+
+def _compile(files: tuple[tuple[str, str], ...]) -> tuple[tuple[str, CodeType], ...]:
+    """Each file compiled as a child compiles the source it is sent."""
+    return tuple(
+        (name, compile(text, name, "exec", dont_inherit=True, optimize=0)) for name, text in files
+    )
 
 
 def _stored(files: tuple[tuple[str, str], ...]) -> tuple[tuple[str, CodeType], ...] | None:

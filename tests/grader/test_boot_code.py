@@ -120,3 +120,20 @@ def test_a_missing_or_broken_file_means_a_compile(
         kernel.compiled_for_child.cache_clear()
         assert kernel.compiled_for_child(sources) == _fresh(sources)
     kernel.compiled_for_child.cache_clear()
+
+
+def test_the_builder_writes_the_code_once_and_keeps_it_while_it_is_the_same(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = tmp_path / "compiled.marshal"
+    monkeypatch.setattr(kernel, "COMPILED", path)
+    sources = tuple(kernel.sources())
+    assert kernel.store_compiled() == path
+    assert kernel._stored(sources) == _fresh(sources)
+    # The same code in other bytes (marshal's version 2 writes no back-references): a builder
+    # that wrote the file again would change them.
+    other_bytes = marshal.dumps(marshal.loads(path.read_bytes()), 2)
+    assert other_bytes != path.read_bytes()
+    path.write_bytes(other_bytes)
+    kernel.store_compiled()
+    assert path.read_bytes() == other_bytes

@@ -1,8 +1,8 @@
 """Task 2's examples at the edges (issue 28): sessions whose ids hold lone surrogates beside
 the characters an encoder would turn them into, or are a subclass of str, or collide in a
 checksum or in their first 2,049 characters; reads of newer logs after a branch, and of two
-branches of the same length off a log of 2,049 events. (Reads of
-every size at a power of two are the ``reads`` property's, on its long session.)
+branches of the same length off a log of 2,049 events. (Reads of every size at a power of two
+are the ``reads`` property's, on its long session.)
 """
 
 from __future__ import annotations
