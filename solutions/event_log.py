@@ -150,8 +150,8 @@ def call_state(log: EventLog, session_id: str, call_id: str) -> str:
 
     A call id is called at most once per session, so the newest tool event that names it
     settles the matter: its result means ``"answered"``, its call ``"open"``, and none at all
-    ``"unused"``. Reading from the newest end stops as soon as it finds one; a result is
-    usually close behind its call, so most checks read a short tail, not the whole log.
+    ``"unused"``. Reading from the newest end stops as soon as it finds one: a result's
+    check stops at its call. A new call's id, never used, is still looked for in every event.
     """
     for event in reversed(log.events):
         if (
