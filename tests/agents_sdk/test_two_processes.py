@@ -71,7 +71,11 @@ def run_writers_together(db: Path, names: list[str]) -> list[subprocess.Complete
         for name in names
     ]
     for writer in writers:
-        assert writer.stdout is not None and writer.stdout.readline() == "ready\n"
+        assert writer.stdout is not None
+        if writer.stdout.readline() != "ready\n":  # it stopped before opening: say why
+            for other in writers:
+                other.kill()
+            pytest.fail(f"a writer did not open its session:\n{writer.communicate()[1]}")
     for writer in writers:  # both are waiting on this line: they start together
         assert writer.stdin is not None
         writer.stdin.write("go\n")

@@ -8,11 +8,16 @@ lock, and busy_timeout makes a process wait for its turn instead of failing with
 from __future__ import annotations
 
 import multiprocessing
+import sqlite3
+from importlib import resources
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from sqlite_demo import SqliteEventStore
+from sqlite_demo.store.sqlite.connection import SCHEMA_VERSION, open_connection
+from sqlite_demo.store.sqlite.migration import schema_statements
 from tests.store.workers import WorkerReport, append_many
 
 PROCESSES = 4
@@ -73,3 +78,41 @@ def test_after_concurrent_appends_each_session_reads_back_its_own_events_in_orde
             contents = [event.payload["content"] for event in events]
             assert contents == [f"#{n}" for n in range(APPENDS_EACH)]
             assert len(store.get_messages(session_id)) == APPENDS_EACH
+
+
+def test_a_store_opened_while_another_creates_the_schema_waits_and_finds_it_made(
+    db_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The race two processes opening a new file at once met in CI: the second read the file's
+    # version (0: nothing committed yet), then the first committed its new tables, then the
+    # second looked at the tables, found them, and refused them as an "older schema". Here
+    # the first commits at that very point, every time: just after the second has read the
+    # version, before its next statement runs.
+    script = resources.files("sqlite_demo.store.sqlite").joinpath("schema.sql").read_text("utf-8")
+    first = open_connection(db_path)
+    first.execute("BEGIN IMMEDIATE")
+    for statement in schema_statements(script):
+        first.execute(statement)
+    first.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+    statements: list[str] = []
+
+    def commit_the_first_once_the_second_has_looked(statement: str) -> None:
+        if first.in_transaction and statements and statements[-1] == "PRAGMA user_version":
+            first.execute("COMMIT")
+        statements.append(statement.strip())
+
+    real_connect = sqlite3.connect
+
+    def connect_and_watch(*args: Any, **kwargs: Any) -> sqlite3.Connection:
+        connection = real_connect(*args, **kwargs)
+        connection.set_trace_callback(commit_the_first_once_the_second_has_looked)
+        return connection
+
+    monkeypatch.setattr(sqlite3, "connect", connect_and_watch)
+    try:
+        with SqliteEventStore(db_path) as second:
+            assert not first.in_transaction  # the race was met: the first committed meanwhile
+            second.create_session("made by the first", session_id="s")
+            assert [session.id for session in second.list_all_sessions()] == ["s"]
+    finally:
+        first.close()

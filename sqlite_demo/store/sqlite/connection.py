@@ -19,7 +19,7 @@ from sqlite_demo.store.sqlite.faults import (
     translated,
     with_its_likely_cause,
 )
-from sqlite_demo.store.sqlite.migration import migrate_1_to_2
+from sqlite_demo.store.sqlite.migration import migrate_1_to_2, schema_statements
 
 Synchronous = Literal["NORMAL", "FULL"]
 #: What runs a statement: a connection, or one of its cursors (see :class:`write_transaction`).
@@ -129,25 +129,37 @@ def apply_schema(connection: sqlite3.Connection) -> None:
         StorageError, ConstraintViolationError: SQLite refused the script; nothing is applied.
     """
     with translate_sqlite_errors():
-        version = connection.execute("PRAGMA user_version").fetchone()[0]
-        if version == SCHEMA_VERSION:
+        if _version(connection) == SCHEMA_VERSION:
             return
         schema = (
             resources.files("sqlite_demo.store.sqlite").joinpath("schema.sql").read_text("utf-8")
         )
-        if version == 1:
-            migrate_1_to_2(connection, schema)
-            return
-        _refuse_an_older_schema(connection, version)
-        script = f"{schema}\nPRAGMA user_version = {SCHEMA_VERSION};"
-        # executescript() runs statements as written, so the transaction goes in the script:
-        # all or nothing, and IMMEDIATE so two processes creating one file take turns.
+        # Another process may be creating or migrating this very file now (two writers
+        # opening a new database at once): what the file holds is read again under the write
+        # lock, so the second one waits, then finds the schema made. Deciding on the version
+        # read before the lock would refuse the other's new tables as an older schema.
+        connection.execute("BEGIN IMMEDIATE")
         try:
-            connection.executescript(f"BEGIN IMMEDIATE;\n{script}\nCOMMIT;")
+            version = _version(connection)
+            if version not in (1, SCHEMA_VERSION):
+                _refuse_an_older_schema(connection, version)
+                # executescript() would COMMIT first: the statements run one by one, inside
+                # this transaction, so the file gets all of the schema or none of it.
+                for statement in schema_statements(schema):
+                    connection.execute(statement)
+                connection.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+            connection.execute("COMMIT")
         except BaseException:
             if connection.in_transaction:
                 connection.execute("ROLLBACK")
             raise
+        if version == 1:
+            migrate_1_to_2(connection, schema)  # takes the lock itself and reads the version again
+
+
+def _version(connection: sqlite3.Connection) -> int:
+    version: int = connection.execute("PRAGMA user_version").fetchone()[0]
+    return version
 
 
 def _refuse_an_older_schema(connection: sqlite3.Connection, version: int) -> None:

@@ -66,7 +66,7 @@ def _rebuild_events(connection: sqlite3.Connection, schema: str) -> None:
     finally:
         connection.execute("PRAGMA legacy_alter_table = OFF")
     # executescript() would COMMIT first: run the schema's statements one by one instead.
-    for statement in _statements(schema):
+    for statement in schema_statements(schema):
         connection.execute(statement)
     connection.execute(f"INSERT INTO events ({_COLUMNS}) SELECT {_COLUMNS} FROM events_v1")
     connection.execute("DROP TABLE events_v1")
@@ -76,7 +76,7 @@ def _rebuild_events(connection: sqlite3.Connection, schema: str) -> None:
     connection.execute("PRAGMA user_version = 2")
 
 
-def _statements(script: str) -> list[str]:
+def schema_statements(script: str) -> list[str]:
     """Split a script into its statements (a trigger's body holds semicolons of its own)."""
     statements, pending = [], ""
     for line in script.splitlines(keepends=True):
