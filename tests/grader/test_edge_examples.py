@@ -82,6 +82,8 @@ CAUGHT_ONLY_BY: dict[str, tuple[str, Any]] = {
         "newer_after_branch",
         read_edges.LONG_BRANCHES,
     ),
+    "session_reads_paged_by_2048_lose_a_last_page_of_one": ("reads", read_properties.LONG),
+    "replays_paged_by_2048_lose_a_last_page_of_one": ("sizes", replay_edges.REPLAY_SIZES),
     # mechanisms
     "payload_keys_named_like_event_fields_dropped": ("edges", append_edges.FIELD_NAMED_KEYS),
     "results_checked_against_every_call_of_the_family": (
