@@ -2363,5 +2363,20 @@ EDGE_MUTANTS: tuple[Mutant, ...] = (
         ),
         needs_size="a replay of exactly 2,049 messages (or 4,097...)",
     ),
+    Mutant(
+        "results_looked_for_in_the_session_s_last_2048_events",
+        "c07_tuple_log",
+        "reject_bad_input",
+        "A result's call is looked for among its session's last 2,048 events: a result that "
+        "comes later in a long session is refused.",
+        (
+            (
+                C07_VERDICT,
+                '    if event_type == "tool_result" and not any(e.type == "tool_call" and e.payload["call_id"] == call_id for e in [e for e in log if e.session_id == session_id][-2048:]):\n'
+                "        return False\n" + C07_VERDICT,
+            ),
+        ),
+        needs_size="a call is forgotten only 2,048 of its session's events after it was made",
+    ),
 )
 MUTANTS = MUTANTS + EDGE_MUTANTS
