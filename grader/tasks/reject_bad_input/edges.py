@@ -50,12 +50,14 @@ def _result(session: str, call_id: str) -> Append:
 CALLS_AT_ONCE = Program(("a",), (Block("calls_answered", MOST_OPEN, ("a",), "loop0"),))
 
 
-def gap_program(session: str, gaps: tuple[int, ...]) -> Program:
+def gap_program(session: str, gaps: tuple[int, ...], own_up_to: int = 0) -> Program:
     """A result ``gap`` events after its call, for each gap: the short ones one after the
     other (call, filler, result); the long ones overlapping, every call first, each result
     placed so that exactly its gap of the log's events lies between it and its call. The
     filler opens a session per event: the calls' session stays short, and so does the
-    history a session-by-session check walks."""
+    history a session-by-session check walks. Except before the results of long gaps up to
+    ``own_up_to``: that filler is the calls' session's own, so those gaps are the session's
+    too."""
     segments: list[Segment] = []
     short = [gap for gap in gaps if gap < SHORT_GAP]
     long = [gap for gap in gaps if gap >= SHORT_GAP]
@@ -67,14 +69,18 @@ def gap_program(session: str, gaps: tuple[int, ...]) -> Program:
     for number, gap in enumerate(long):
         answer_at = number + gap + 1
         if answer_at > position:
-            segments.append(_filler(gap, answer_at - position))
+            own = session if gap <= own_up_to else None
+            segments.append(_filler(gap, answer_at - position, own))
         segments.append(_result(session, f"g{gap}"))
         position = answer_at + 1
     return tagged(Program((session,), tuple(segments)))
 
 
-def _filler(gap: int, count: int | None = None) -> Block:
-    return Block(SPREAD, gap if count is None else count, (f"f{gap}_",), f"f{gap}")
+def _filler(gap: int, count: int | None = None, session: str | None = None) -> Block:
+    count = gap if count is None else count
+    if session is not None:
+        return Block("filler", count, (session,), f"f{gap}")
+    return Block(SPREAD, count, (f"f{gap}_",), f"f{gap}")
 
 
 #: Every gap up to 1,025, then (in the ``refusals`` property) the first call's id reused
@@ -82,12 +88,15 @@ def _filler(gap: int, count: int | None = None) -> Block:
 GAPS = gap_program("a", boundaries(LONGEST_GAP))
 #: A call answered at once, then the gaps past 2**11 and 2**12; then (in ``refusals``) the
 #: first call's id reused 4,107 events on, its call and its result both far behind. The
-#: filler opens a session per event, so the log is long (4,107 events) and every session
-#: short: an honest check of the appended session (correct/c06 copies it whole at every
-#: append) stays cheap, while a log kept, or searched, only within its newest 2,048 or 4,096
-#: events is met. Apart from GAPS so that a failure here, whose every attempt at a smaller
-#: case runs some 4,000 appends, is shrunk from a program of 21 parts, not 105.
-LONG_GAPS = gap_program("a", (1, *LONG_GAPS_OF))
+#: gaps up to 2,049 are the calls' session's own: its 2,044 messages lie between those calls
+#: and their results, so a result looked for among the session's last 2,048 events is
+#: refused. The filler of the longer gaps opens a session per event, so the log is long
+#: (4,107 events) and no session longer than 2,058: an honest check of the appended session
+#: (correct/c06 copies it whole at every append) spends some 3 s of CPU here, while a log
+#: kept, or searched, only within its newest 2,048 or 4,096 events is met. Apart from GAPS so
+#: that a failure here, whose every attempt at a smaller case runs some 4,000 appends, is
+#: shrunk from a program of 21 parts, not 105.
+LONG_GAPS = gap_program("a", (1, *LONG_GAPS_OF), own_up_to=2049)
 
 #: A subclass of ``str`` for every string an append takes, the event type and payload keys
 #: (at the top and nested) included.
