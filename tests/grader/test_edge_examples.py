@@ -82,12 +82,10 @@ CAUGHT_ONLY_BY: dict[str, tuple[str, Any]] = {
         "newer_after_branch",
         read_edges.LONG_BRANCHES,
     ),
-    "session_reads_paged_by_2048_lose_a_last_page_of_one": ("reads", read_properties.LONG),
     "results_looked_for_in_the_session_s_last_2048_events": (
         "refusals",
         reject_edges.LONG_GAPS,
     ),
-    "replays_paged_by_2048_lose_a_last_page_of_one": ("sizes", replay_edges.REPLAY_SIZES),
     # mechanisms
     "payload_keys_named_like_event_fields_dropped": ("edges", append_edges.FIELD_NAMED_KEYS),
     "results_checked_against_every_call_of_the_family": (

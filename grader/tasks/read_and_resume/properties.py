@@ -1,9 +1,8 @@
 """Task 2's properties: reads at every id boundary, of every session and its twins, on every
 log (old ones and branches too), and results that are the caller's own.
 
-The boundary programs always run first: a session of 2,049 events read after 9, 99, 255,
-999 and 1,024, and so that exactly 2**n - 1, 2**n and 2**n + 1 of its events come back (up to
-1,025 of them), and whole;
+The boundary programs always run first: a session of 1,025 events read after 9, 99, 255,
+999 and 1,024, and so that exactly 2**n - 1, 2**n and 2**n + 1 of its events come back;
 eight sessions whose ids differ by case, a prefix, a space, a separator or their Unicode
 form, interleaved; an empty log.
 """
@@ -38,11 +37,8 @@ BOUNDARIES = (9, 10, 99, 100, 255, 256, 999, 1000)
 #: 20, 32, 64, 100, 256 or 1,000).
 PAGE_SIZES = (21, 33, 65, 101, 257, 1001)
 #: A session longer than this is also read for every size at a power of two (see
-#: :func:`grader.engine.boundaries.boundaries`): the boundary program's, of 2,049 events.
+#: :func:`grader.engine.boundaries.boundaries`): the boundary program's, of 1,025 events.
 EVERY_SIZE_PAST = 512
-#: ... up to this many: a longer session's every size would cost the grade its length thrice
-#: over for each power of two past it. Past it, a session is read whole and in its tail.
-EVERY_SIZE_UP_TO = 1025
 CHANGED = "append.old_log_unchanged"
 
 
@@ -67,11 +63,7 @@ def afters(model: ModelLog, session: str) -> list[int | None]:
 def _afters(model: ModelLog, session: str) -> list[int | None]:
     own = [event.event_id for event in model.events_for(session)]
     top = len(model.events)
-    values: set[int | None] = {None, top + 1, 10**12}
-    if len(own) <= EVERY_SIZE_UP_TO:
-        # Negative ids read the whole session too: on the longest one, a read whole with
-        # None is enough (their own handling is met on every other session).
-        values |= {-1, -(10**12)}
+    values: set[int | None] = {None, -1, top + 1, 10**12, -(10**12)}
     near_end = own[-1] - 40 if len(own) > 50 else 0
     values |= {boundary for boundary in BOUNDARIES if near_end <= boundary <= top}
     if own:
@@ -82,7 +74,7 @@ def _afters(model: ModelLog, session: str) -> list[int | None]:
         values |= {own[-(count + 1)] for count in PAGE_SIZES if len(own) > count}
         if len(own) > EVERY_SIZE_PAST:
             # A read of exactly 2**n - 1, 2**n and 2**n + 1 events, for every n.
-            values |= {own[-count] - 1 for count in boundaries(min(len(own), EVERY_SIZE_UP_TO))}
+            values |= {own[-count] - 1 for count in boundaries(len(own))}
     others = [
         event.event_id
         for event in model.events
@@ -210,12 +202,10 @@ def appended_values(plan: Plan, program: Program) -> None:
 
 
 # --- the boundary programs ------------------------------------------------------------------
-#: One session of 2,049 events: read after 9, 99, 255, 999 and 1,024, and for every size up
-#: to 1,025; read whole, and its tail, at 2,049 (2**11 + 1), where code that pages a long
-#: session through 2,048 events at a time loses a last page of one.
+#: One session of 1,025 events: read after 9, 99, 255, 999 and 1,024, and for every size.
 LONG = Program(
     ("a", "b"),
-    (Block("filler", 2049, ("a",), "loop0"), Append("b", "user_message", {"content": "b"})),
+    (Block("filler", 1025, ("a",), "loop0"), Append("b", "user_message", {"content": "b"})),
 )
 TWIN_IDS = ("a", "A", "ab", "a ", "é", "e\u0301", "a:b", "a\tb")
 TWIN_SESSIONS = Program(TWIN_IDS, (Block("alternate", 40, TWIN_IDS, "loop0"),))
@@ -223,7 +213,7 @@ EMPTY = Program(("a",), ())
 #: A long session and many sessions: readers that hand out their own list past N items.
 #: A session of 1,024 events read and changed by its caller: past 256 and at 1,024, where
 #: code that hands a long read out of its own cache (skipping the copy) would share it. (A
-#: read of more, 1,025 and 2,049, is LONG's, in ``reads``.)
+#: read of more, 1,025, is LONG's, in ``reads``.)
 MANY = Program(
     ("a", "s"), (Block("filler", 1024, ("a",), "loop0"), Block(SPREAD, 30, ("s",), "loop1"))
 )

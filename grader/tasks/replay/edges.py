@@ -18,11 +18,7 @@ from grader.engine.steps import LogVar
 from grader.tasks.append_and_ids.edges import LONG_RESULT
 from grader.values import Text
 
-#: A session is replayed at every size up to this many messages...
-EVERY_SIZE_UP_TO = 1025
-#: ... and once more at this many (2**11 + 1), where code that pages a long replay through
-#: 2,048 messages at a time loses a last page of one.
-MOST_MESSAGES = 2049
+MOST_MESSAGES = 1025
 LONGEST_RUN = 513
 
 
@@ -50,16 +46,13 @@ def _result(session: str, call_id: str) -> Append:
 #: A session growing to 1,025 messages, replayed at each boundary; around it, a run of two
 #: calls in another session, 1,026 positions apart: only the session's own events end a run,
 #: so ``a`` replays to one message of both calls. Code that joins calls only when they are
-#: close in the log (at most 1,024 positions apart, say) splits it. Then the session grows
-#: to 2,049 messages, replayed once more (after the second call: it is replayed after every
-#: part, and a replay of 2,049 messages costs the grade as much as a thousand appends).
+#: close in the log (at most 1,024 positions apart, say) splits it.
 REPLAY_SIZES = Program(
     ("m", "a"),
     (
         _call("a", "c1"),
-        *growth("filler", "m", boundaries(EVERY_SIZE_UP_TO), "loop"),
+        *growth("filler", "m", boundaries(MOST_MESSAGES), "loop"),
         _call("a", "c2"),
-        Block("filler", MOST_MESSAGES - EVERY_SIZE_UP_TO, ("m",), "loop_last"),
     ),
 )
 #: One run of calls growing to 513, replayed at each boundary: one message of k calls.
