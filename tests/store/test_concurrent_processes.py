@@ -9,15 +9,13 @@ from __future__ import annotations
 
 import multiprocessing
 import sqlite3
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from sqlite_demo import SqliteEventStore
-from sqlite_demo.store.sqlite.connection import SCHEMA_VERSION, open_connection
-from sqlite_demo.store.sqlite.migration import schema_statements
+from sqlite_demo.store.sqlite.connection import create_schema, open_connection, schema_script
 from tests.store.workers import WorkerReport, append_many
 
 PROCESSES = 4
@@ -88,12 +86,9 @@ def test_a_store_opened_while_another_creates_the_schema_waits_and_finds_it_made
     # second looked at the tables, found them, and refused them as an "older schema". Here
     # the first commits at that very point, every time: just after the second has read the
     # version, before its next statement runs.
-    script = resources.files("sqlite_demo.store.sqlite").joinpath("schema.sql").read_text("utf-8")
     first = open_connection(db_path)
     first.execute("BEGIN IMMEDIATE")
-    for statement in schema_statements(script):
-        first.execute(statement)
-    first.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+    create_schema(first, schema_script())
     statements: list[str] = []
 
     def commit_the_first_once_the_second_has_looked(statement: str) -> None:

@@ -131,9 +131,7 @@ def apply_schema(connection: sqlite3.Connection) -> None:
     with translate_sqlite_errors():
         if _version(connection) == SCHEMA_VERSION:
             return
-        schema = (
-            resources.files("sqlite_demo.store.sqlite").joinpath("schema.sql").read_text("utf-8")
-        )
+        schema = schema_script()
         # Another process may be creating or migrating this very file now (two writers
         # opening a new database at once): what the file holds is read again under the write
         # lock, so the second one waits, then finds the schema made. Deciding on the version
@@ -143,11 +141,7 @@ def apply_schema(connection: sqlite3.Connection) -> None:
             version = _version(connection)
             if version not in (1, SCHEMA_VERSION):
                 _refuse_an_older_schema(connection, version)
-                # executescript() would COMMIT first: the statements run one by one, inside
-                # this transaction, so the file gets all of the schema or none of it.
-                for statement in schema_statements(schema):
-                    connection.execute(statement)
-                connection.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+                create_schema(connection, schema)
             connection.execute("COMMIT")
         except BaseException:
             if connection.in_transaction:
@@ -155,6 +149,20 @@ def apply_schema(connection: sqlite3.Connection) -> None:
             raise
         if version == 1:
             migrate_1_to_2(connection, schema)  # takes the lock itself and reads the version again
+
+
+def schema_script() -> str:
+    """The text of ``schema.sql``: the tables, indexes and triggers of :data:`SCHEMA_VERSION`."""
+    return resources.files("sqlite_demo.store.sqlite").joinpath("schema.sql").read_text("utf-8")
+
+
+def create_schema(connection: sqlite3.Connection, schema: str) -> None:
+    """Run ``schema``'s statements and record :data:`SCHEMA_VERSION`, inside the caller's
+    transaction. executescript() would COMMIT first: the statements run one by one, so the
+    file gets all of the schema or none of it."""
+    for statement in schema_statements(schema):
+        connection.execute(statement)
+    connection.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
 
 
 def _version(connection: sqlite3.Connection) -> int:
