@@ -119,6 +119,24 @@ def test_a_save_made_while_grading_starts_another_grading(
     assert "A file was saved: grading again." in printed and "Stopped watching." in printed
 
 
+def ctrl_c_at_its_default() -> None:
+    """In the child, before exec: SIGINT at its default, as in a terminal's foreground job.
+
+    A process inherits an ignored SIGINT, and Python keeps it ignored; a shell without job
+    control ignores SIGINT in every command it starts with ``&`` (``nohup .ci/run &``, a CI
+    runner's background step). The watcher would then never see Ctrl+C, and these tests would
+    wait out their deadline: how the suite was started, not the grader, would decide them.
+    """
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
+def ignored_signals(pid: int) -> int:
+    """The mask of the signals process ``pid`` ignores, from ``/proc``."""
+    status = Path(f"/proc/{pid}/status").read_text(encoding="utf-8")
+    line = next(line for line in status.splitlines() if line.startswith("SigIgn:"))
+    return int(line.split()[1], 16)
+
+
 class Watching:
     """``python -m grader --watch`` on a copy of a correct file, read line by line."""
 
@@ -135,6 +153,7 @@ class Watching:
             text=True,
             encoding="utf-8",
             start_new_session=True,  # a group of its own, as a terminal's job is
+            preexec_fn=ctrl_c_at_its_default,
         )
         self.lines: queue.Queue[str] = queue.Queue()
         self.seen: list[str] = []
@@ -194,6 +213,21 @@ def watching(tmp_path: Path) -> Iterator[Callable[..., Watching]]:
     yield start
     for each in started:
         each.stop()
+
+
+@pytest.mark.sandbox
+def test_the_watcher_starts_with_ctrl_c_at_its_default_though_the_suite_ignores_it(
+    watching: Callable[..., Watching],
+) -> None:
+    before = signal.signal(signal.SIGINT, signal.SIG_IGN)  # as a background job's suite
+    try:
+        run = watching(language="en")
+    finally:
+        signal.signal(signal.SIGINT, before)
+    run.wait_for(lambda line: line.startswith("Watching "))
+    assert not ignored_signals(run.process.pid) & 1 << (signal.SIGINT - 1)
+    status, printed, errors = run.interrupt()
+    assert status == 0 and printed.splitlines()[-1] == "Stopped watching." and errors == ""
 
 
 @pytest.mark.sandbox
