@@ -3,23 +3,65 @@ property of task 5 shares."""
 
 from __future__ import annotations
 
-from grader.engine.oracle import OPEN
+from collections.abc import Iterator
+
+from grader.engine.oracle import OPEN, ModelLog
 from grader.engine.plan import Plan
-from grader.engine.programs import Append, Block, Program
+from grader.engine.programs import Append, Block, Program, Segment, session_of
 from grader.engine.steps import LogVar
 from grader.tasks.reject_bad_input.bad_input import BadAppend
 
 NO_TRACE = "append.refusal_leaves_no_trace"
+#: The sizes either side of 2**11 at which a session that grows through them is looked at as
+#: the program is built: code that pages or windows a long session or replay by 2,048 loses a
+#: last page of one at 2,049. Only the long gaps' session grows so far. The looks ride on the
+#: appends the program makes anyway, so a correct file that is slow at every append (a deep
+#: copy of its session each time) pays for a few reads, not for a long session of their own,
+#: which would cost it seconds of the batch's time per submission.
+LOOKED_AT = (2047, 2048, 2049)
 
 
 def build(plan: Plan, program: Program) -> LogVar:
-    """The log after every segment of ``program``, each append judged strictly."""
+    """The log after every segment of ``program``, each append judged strictly; a session
+    looked at whenever it holds a size of :data:`LOOKED_AT` (see :func:`_look`)."""
     log = plan.create()
     for segment in program.segments:
-        log = (
-            plan.block(log, segment) if isinstance(segment, Block) else plan.append(log, segment)[0]
-        )
+        for part in _split_at_looks(log.model, segment):
+            log = plan.block(log, part) if isinstance(part, Block) else plan.append(log, part)[0]
+            _look(plan, log, session_of(part))
     return log
+
+
+def _split_at_looks(model: ModelLog, segment: Segment) -> Iterator[Segment]:
+    """``segment``, a loop of one session's messages cut where its session reaches a size
+    :func:`_look` looks at, in events or in messages (each such append adds one of each)."""
+    if not (isinstance(segment, Block) and segment.pattern == "filler"):
+        yield segment
+        return
+    session = segment.sessions[0]
+    looks = ((len(model.events_for(session)), LOOKED_AT),
+             (len(model.replay(session)), LOOKED_AT[-1:]))  # fmt: skip
+    cuts = sorted({size - before for before, sizes in looks for size in sizes
+                   if before < size < before + segment.count})  # fmt: skip
+    done = 0
+    for cut in [*cuts, segment.count]:
+        yield Block(segment.pattern, cut - done, segment.sessions, segment.label)
+        done = cut
+
+
+def _look(plan: Plan, log: LogVar, session: str) -> None:
+    """At 2**11 + 1 events the session is read whole, and at as many messages it is replayed
+    (where a paging bug loses the last one); at 2**11 - 1 and 2**11 events, its last three
+    events are read. A whole replay of some 2,000 messages costs the grade a hundredth of its
+    time, a whole read a fifth of that: the rest looks at the end, where a window or a page
+    that cuts too early shows."""
+    events = log.model.events_for(session)
+    if len(events) == LOOKED_AT[-1]:
+        plan.read_events(log, session)
+    elif len(events) in LOOKED_AT:
+        plan.read_events(log, session, events[-4].event_id)
+    if len(log.model.replay(session)) == LOOKED_AT[-1]:
+        plan.replay(log, session)
 
 
 def refuse_all(plan: Plan, log: LogVar, rows: list[BadAppend], sessions: list[str]) -> None:
