@@ -7,9 +7,8 @@ the size past which the grader has no example, and up to which every 2**n - 1, 2
 copy per append, a scan of the log per call) still does in milliseconds; where one costs the
 grade more (tool events: a scan per call makes a run of calls quadratic), it stops earlier.
 Where a row names a second size, every boundary is met up to it, and the largest example
-alone goes further: the long gaps' session, read whole at 2,049 and 2,058 events and replayed
-at 2,049 messages as it grows (a whole read or replay of every size up to 2,049 would cost the
-grade some 2,000 events more for each).
+alone goes further: the long gaps' session, read whole at 2,049 and 2,058 events as it grows
+(a whole read of every size up to 2,049 would cost the grade some 2,000 events more for each).
 """
 
 from __future__ import annotations
@@ -65,9 +64,7 @@ TABLE: tuple[Dimension, ...] = (
     Dimension(
         "a run of consecutive calls", "run_of_calls", "tool calls in a replayed message", 513
     ),
-    Dimension(
-        "messages in a replay", "replay_messages", "the messages one replay returns", 2049, 1025
-    ),
+    Dimension("messages in a replay", "replay_messages", "the messages one replay returns", 1025),
     Dimension("items in a list", "list_items", "items of a list or tuple in a payload", 4097),
     Dimension("keys in a mapping", "mapping_keys", "keys of a mapping in a payload", 4097),
     Dimension("nesting depth", "depth", "levels of a payload, itself the first", MAX_DEPTH),

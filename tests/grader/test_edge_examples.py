@@ -86,9 +86,8 @@ CAUGHT_ONLY_BY: dict[str, tuple[str, Any]] = {
         "refusals",
         reject_edges.LONG_GAPS,
     ),
-    # the long gaps' session, looked at as it grows through 2**11 + 1
+    # the long gaps' session, read as it grows through 2**11 + 1
     "session_reads_paged_by_2048_lose_a_last_page_of_one": ("refusals", reject_edges.LONG_GAPS),
-    "replays_paged_by_2048_lose_a_last_page_of_one": ("refusals", reject_edges.LONG_GAPS),
     # mechanisms
     "payload_keys_named_like_event_fields_dropped": ("edges", append_edges.FIELD_NAMED_KEYS),
     "results_checked_against_every_call_of_the_family": (

@@ -2362,21 +2362,5 @@ EDGE_MUTANTS: tuple[Mutant, ...] = (
         ),
         needs_size="a session of exactly 2,049 events (or 4,097...)",
     ),
-    Mutant(
-        "replays_paged_by_2048_lose_a_last_page_of_one",
-        "c07_tuple_log",
-        "reject_bad_input",  # only the long gaps' session, in task 5, grows so far
-        "A replay of more than 2,048 messages is returned in pages of 2,048, and the count of "
-        "pages rounds a last page of one message away.",
-        (
-            (
-                C07_RETURN_MESSAGES,
-                "        previous = event.type\n"
-                "    pages = len(messages) // 2048 + (len(messages) % 2048 > 1) if len(messages) > 2048 else 1\n"
-                "    return tuple(messages[: pages * 2048])\n",
-            ),
-        ),
-        needs_size="a replay of exactly 2,049 messages (or 4,097...)",
-    ),
 )
 MUTANTS = MUTANTS + EDGE_MUTANTS

@@ -667,8 +667,6 @@ BROKEN_BEHAVIOUR: dict[str, Callable[[ModuleType], bool]] = {
     "results_looked_for_in_the_session_s_last_2048_events": _far_result_in_its_session,
     "session_reads_paged_by_2048_lose_a_last_page_of_one": lambda m: len(
         m.get_events_for_session(log_of(m, *many("s", 2049)), "s")) != 2049,
-    "replays_paged_by_2048_lose_a_last_page_of_one": lambda m: len(
-        m.replay_session(log_of(m, *many("s", 2049)), "s")) != 2049,
     "sessions_read_by_their_crc32": lambda m: ids(
         m, log_of(m, user("fqb17i228u")), "hh578ntdii") != [],
     "session_ids_read_by_their_first_1024_characters": lambda m: ids(

@@ -12,18 +12,19 @@ from grader.engine.steps import LogVar
 from grader.tasks.reject_bad_input.bad_input import BadAppend
 
 NO_TRACE = "append.refusal_leaves_no_trace"
-#: The sizes either side of 2**11 at which a session that grows through them is looked at as
-#: the program is built: code that pages or windows a long session or replay by 2,048 loses a
-#: last page of one at 2,049. Only the long gaps' session grows so far. The looks ride on the
-#: appends the program makes anyway, so a correct file that is slow at every append (a deep
-#: copy of its session each time) pays for a few reads, not for a long session of their own,
-#: which would cost it seconds of the batch's time per submission.
+#: The sizes either side of 2**11 at which a session that grows through them is read as the
+#: program is built: code that pages or windows a long session by 2,048 loses a last page of
+#: one at 2,049. Only the long gaps' session grows so far. The reads ride on the appends the
+#: program makes anyway, so a correct file that is slow at every append (a deep copy of its
+#: session each time) pays for three reads, not for a long session of their own, which would
+#: cost it seconds of the batch's time per submission. (No replay: task 5 does not use
+#: replay_session, and a replay bug must not cost its points, nor a replay not written yet.)
 LOOKED_AT = (2047, 2048, 2049)
 
 
 def build(plan: Plan, program: Program) -> LogVar:
     """The log after every segment of ``program``, each append judged strictly; a session
-    looked at whenever it holds a size of :data:`LOOKED_AT` (see :func:`_look`)."""
+    read whenever it holds a size of :data:`LOOKED_AT` (see :func:`_look`)."""
     log = plan.create()
     for segment in program.segments:
         for part in _split_at_looks(log.model, segment):
@@ -34,15 +35,12 @@ def build(plan: Plan, program: Program) -> LogVar:
 
 def _split_at_looks(model: ModelLog, segment: Segment) -> Iterator[Segment]:
     """``segment``, a loop of one session's messages cut where its session reaches a size
-    :func:`_look` looks at, in events or in messages (each such append adds one of each)."""
+    of :data:`LOOKED_AT`."""
     if not (isinstance(segment, Block) and segment.pattern == "filler"):
         yield segment
         return
-    session = segment.sessions[0]
-    looks = ((len(model.events_for(session)), LOOKED_AT),
-             (len(model.replay(session)), LOOKED_AT[-1:]))  # fmt: skip
-    cuts = sorted({size - before for before, sizes in looks for size in sizes
-                   if before < size < before + segment.count})  # fmt: skip
+    before = len(model.events_for(segment.sessions[0]))
+    cuts = [size - before for size in LOOKED_AT if before < size < before + segment.count]
     done = 0
     for cut in [*cuts, segment.count]:
         yield Block(segment.pattern, cut - done, segment.sessions, segment.label)
@@ -50,18 +48,14 @@ def _split_at_looks(model: ModelLog, segment: Segment) -> Iterator[Segment]:
 
 
 def _look(plan: Plan, log: LogVar, session: str) -> None:
-    """At 2**11 + 1 events the session is read whole, and at as many messages it is replayed
-    (where a paging bug loses the last one); at 2**11 - 1 and 2**11 events, its last three
-    events are read. A whole replay of some 2,000 messages costs the grade a hundredth of its
-    time, a whole read a fifth of that: the rest looks at the end, where a window or a page
-    that cuts too early shows."""
+    """At 2**11 + 1 events the session is read whole (where a paging bug loses the last one);
+    at 2**11 - 1 and 2**11 events, its last three events are read, where a window or a page
+    that cuts too early shows, at a fraction of a whole read's cost to the grade."""
     events = log.model.events_for(session)
     if len(events) == LOOKED_AT[-1]:
         plan.read_events(log, session)
     elif len(events) in LOOKED_AT:
         plan.read_events(log, session, events[-4].event_id)
-    if len(log.model.replay(session)) == LOOKED_AT[-1]:
-        plan.replay(log, session)
 
 
 def refuse_all(plan: Plan, log: LogVar, rows: list[BadAppend], sessions: list[str]) -> None:
