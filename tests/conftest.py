@@ -9,12 +9,14 @@ import pytest
 
 # The service's and the live page's tests both start real servers on real files; the
 # PostgreSQL tests share one throwaway cluster; the tiers mark each test by what it starts.
-# The workers of a run share what is done once per run (tests/run_once.py).
+# The workers of a run share what is done once per run (tests/run_once.py), and take the
+# dearest files first (tests/scheduling.py).
 pytest_plugins = [
     "tests.server_fixtures",
     "tests.postgres_cluster",
     "tests.tiers",
     "tests.run_once",
+    "tests.scheduling",
 ]
 
 KIT_ROOT = Path(__file__).resolve().parents[1]
