@@ -172,7 +172,12 @@ def literal(value: Any, limit: int | None = MAX_SHOWN) -> str:
     Args:
         limit: cut the text at about this many characters (None: never).
     """
-    text = _literal(value)
+    return shortened(_literal(value), limit)
+
+
+def shortened(text: str, limit: int | None = MAX_SHOWN) -> str:
+    """``text`` cut at ``limit`` characters with `` ...`` after it, as every value is shown
+    (None: never cut)."""
     if limit is not None and len(text) > limit:
         return text[:limit] + " ..."
     return text

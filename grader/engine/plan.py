@@ -12,7 +12,7 @@ from collections.abc import Callable
 from typing import Any
 
 from grader.engine.answers import EventView
-from grader.engine.data import MAX_SHOWN, literal
+from grader.engine.data import MAX_SHOWN, literal, shortened
 from grader.engine.oracle import ModelEvent, ModelLog
 from grader.engine.programs import Append, Block, Program, Segment
 from grader.engine.steps import (
@@ -344,7 +344,7 @@ def expected_replay(context: Context, log: LogVar, session: str) -> list[Any]:
 
 
 def _show_events(value: Any) -> str:
-    """A list of events as code, cut like any value shown (:func:`literal`): a read of 2,049
+    """A list of events as code, cut like any value shown (:func:`shortened`): a read of 2,049
     events is not printed whole, twice; where it first differs is said beside it."""
     if isinstance(value, list):
         from grader.engine.answers import event_view
@@ -356,7 +356,7 @@ def _show_events(value: Any) -> str:
             texts.append(text)
             length += len(text) + 2
             if length > MAX_SHOWN:
-                return ("[" + ", ".join(texts))[:MAX_SHOWN] + " ..."
+                return shortened("[" + ", ".join(texts))  # the rest would be cut anyway
         return "[" + ", ".join(texts) + "]"
     return literal(value)
 
