@@ -85,11 +85,13 @@ def _grade(target: Path, remember: bool) -> tuple[Report, int]:
     worker that already holds the corpus's grades, one full collection of its heap, run
     inside a learner's call, took longer than that. That call then timed out in one of the
     two grades and not the other (three runs out of three, in that order of files)."""
+    was_enabled = gc.isenabled()
     gc.disable()
     try:
         return _grade_with_gc_off(target, remember)
     finally:
-        gc.enable()
+        if was_enabled:
+            gc.enable()
 
 
 def _grade_with_gc_off(target: Path, remember: bool) -> tuple[Report, int]:
