@@ -234,7 +234,10 @@ def _pair(keep_log: str | None, keep_event: str | None) -> Callable[[Any], StepR
     """What an append's result answers: the event it holds, or why it is not a pair."""
 
     def answer(result: Any) -> StepRun:
-        unpacked = yield tuple, (result,), {}
+        if type(result) is tuple:  # unpacking an exact tuple runs no learner code: no call
+            unpacked: tuple[int, Any] = (RETURNED, result)
+        else:
+            unpacked = yield tuple, (result,), {}
         if unpacked[0] != RETURNED or len(unpacked[1]) != 2:
             shown = yield show, (result,), {}
             return {"not_pair": shown[1] if shown[0] == RETURNED else "?"}
