@@ -62,22 +62,38 @@ UNOBSERVABLE = "?"
 MAX_NESTED = 250
 
 
-def _encoded(value: Any, found: list[Any]) -> str:
+#: One encoder per nesting depth, each with the list it leaves placeholders in, made when a
+#: depth is first reached. Making an encoder costs about as much as writing a small value, and
+#: a grade writes tens of thousands; the C encoder keeps no state between calls (no markers:
+#: a cycle ends in a RecursionError), so one serves every value at its depth. A mapping left
+#: as a placeholder is written one depth down, so the list an outer value's placeholders are
+#: still being read from is never the one a nested write fills.
+_ENCODERS: list[tuple[list[Any], Any]] = []
+
+
+def _encoder_at(depth: int) -> tuple[list[Any], Any]:
+    while len(_ENCODERS) <= depth:
+        found: list[Any] = []
+        encoder = _make_encoder(None, collecting(found), _encode_string, None, ":", ",", True,
+                                False, False)  # fmt: skip
+        _list_append(_ENCODERS, (found, encoder))
+    return _ENCODERS[depth]
+
+
+def _encoded(value: Any, encoder: Any) -> str:
     """``value`` as canonical JSON, what the encoder cannot write left as placeholders in
-    ``found`` (made a call of, through the trampoline)."""
-    # A fresh encoder for each value: the C encoder keeps no state between calls then, and
-    # a cycle ends in a RecursionError rather than in markers left behind by a failed call.
-    encoder = _make_encoder(None, collecting(found), _encode_string, None, ":", ",", True,
-                            False, False)  # fmt: skip
+    its list (made a call of, through the trampoline)."""
     return _str_join("", encoder(value, 0))
 
 
 def digest_text(value: Any, depth: int = 0) -> Reach:
     """``value`` (plain containers, learner values inside) as canonical JSON."""
-    found: list[Any] = []
+    found, encoder = _encoder_at(depth)
+    found.clear()  # what an abandoned write left (a step stopped mid-way)
     try:
-        text = yield from reach_call(_encoded, value, found)
+        text = yield from reach_call(_encoded, value, encoder)
     except Exception:  # NaN, a key that is not text, a cycle: nothing a correct answer holds
+        found.clear()
         return UNOBSERVABLE
     if not found:
         return text
@@ -88,6 +104,7 @@ def digest_text(value: Any, depth: int = 0) -> Reach:
         inner = yield from _written(found[int(number)], depth)
         _list_append(written, inner)
         _list_append(written, rest)
+    found.clear()  # the learner's values are held no longer than a fresh list would hold them
     return _str_join("", written)
 
 

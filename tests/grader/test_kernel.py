@@ -3,8 +3,10 @@ in place, and how requests are run (the sandboxed child runs the very same code)
 
 from __future__ import annotations
 
+import gc
 import itertools
 import json
+import weakref
 from collections.abc import Iterator, Mapping
 from types import MappingProxyType
 from typing import Any
@@ -239,3 +241,55 @@ def test_a_mapping_is_read_in_its_keys_order_and_endless_keys_are_too_large(
     for endless in (_EndlessKeys(), MappingProxyType(_EndlessKeys())):
         with pytest.raises(space["TooLarge"]):
             space["_drive"](space["reach_mapping"](endless))
+
+
+class _Held(Mapping[str, Any]):
+    """A learner's own mapping: the digest's encoder cannot write it, so it is left as a
+    placeholder and read by a call of its own, one depth down."""
+
+    def __init__(self, **items: Any) -> None:
+        self._items = items
+
+    def __getitem__(self, key: str) -> Any:
+        return self._items[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._items)
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+
+def test_a_digest_writes_nested_placeholders_in_place_whatever_was_written_before(
+    space: dict[str, Any],
+) -> None:
+    """Each depth's encoder is made once and reused: the placeholders of one write never
+    reach another, whether the write before it finished, nested or failed."""
+    digest = lambda value: space["_drive"](space["digest_text"](value))  # noqa: E731
+    nested = [_Held(b=_Held(c=[1, _Held(d="x")]), a=2), MappingProxyType({"e": _Held(f=3.0)})]
+    expected = json.dumps(
+        [{"a": 2, "b": {"c": [1, {"d": "x"}]}}, {"e": {"f": 3.0}}],
+        sort_keys=True,
+        separators=(",", ":"),
+    )
+    cycle: list[Any] = []
+    cycle.append(cycle)
+    for before in ([_Held(z=1)], {"n": float("nan")}, cycle, nested):
+        digest(before)
+        assert digest(nested) == expected
+    assert digest(_Held(only="one")) == '{"only":"one"}'
+
+
+def test_a_digest_holds_no_learner_value_once_written_even_when_the_write_failed(
+    space: dict[str, Any],
+) -> None:
+    """The encoders outlive each write; the values they left as placeholders must not (a
+    learner's ``__del__`` runs when a fresh write's list would have let it go)."""
+    digest = lambda value: space["_drive"](space["digest_text"](value))  # noqa: E731
+    for after in ((), (float("nan"),)):  # the write succeeds, then fails after the placeholder
+        held = _Held(a=1)
+        gone = weakref.ref(held)
+        digest([held, *after])
+        del held
+        gc.collect()
+        assert gone() is None
