@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 
 from grader import kernel
+from grader.values import ReadOnlyMapping
 
 
 @pytest.fixture(scope="module")
@@ -243,30 +244,17 @@ def test_a_mapping_is_read_in_its_keys_order_and_endless_keys_are_too_large(
             space["_drive"](space["reach_mapping"](endless))
 
 
-class _Held(Mapping[str, Any]):
-    """A learner's own mapping: the digest's encoder cannot write it, so it is left as a
-    placeholder and read by a call of its own, one depth down."""
-
-    def __init__(self, **items: Any) -> None:
-        self._items = items
-
-    def __getitem__(self, key: str) -> Any:
-        return self._items[key]
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self._items)
-
-    def __len__(self) -> int:
-        return len(self._items)
-
-
 def test_a_digest_writes_nested_placeholders_in_place_whatever_was_written_before(
     space: dict[str, Any],
 ) -> None:
     """Each depth's encoder is made once and reused: the placeholders of one write never
     reach another, whether the write before it finished, nested or failed."""
     digest = lambda value: space["_drive"](space["digest_text"](value))  # noqa: E731
-    nested = [_Held(b=_Held(c=[1, _Held(d="x")]), a=2), MappingProxyType({"e": _Held(f=3.0)})]
+    held = ReadOnlyMapping  # a learner's own Mapping: written by a call of its own, one depth down
+    nested = [
+        held({"b": held({"c": [1, held({"d": "x"})]}), "a": 2}),
+        MappingProxyType({"e": held({"f": 3.0})}),
+    ]
     expected = json.dumps(
         [{"a": 2, "b": {"c": [1, {"d": "x"}]}}, {"e": {"f": 3.0}}],
         sort_keys=True,
@@ -274,10 +262,10 @@ def test_a_digest_writes_nested_placeholders_in_place_whatever_was_written_befor
     )
     cycle: list[Any] = []
     cycle.append(cycle)
-    for before in ([_Held(z=1)], {"n": float("nan")}, cycle, nested):
+    for before in ([held({"z": 1})], {"n": float("nan")}, cycle, nested):
         digest(before)
         assert digest(nested) == expected
-    assert digest(_Held(only="one")) == '{"only":"one"}'
+    assert digest(held({"only": "one"})) == '{"only":"one"}'
 
 
 def test_a_digest_holds_no_learner_value_once_written_even_when_the_write_failed(
@@ -287,7 +275,7 @@ def test_a_digest_holds_no_learner_value_once_written_even_when_the_write_failed
     learner's ``__del__`` runs when a fresh write's list would have let it go)."""
     digest = lambda value: space["_drive"](space["digest_text"](value))  # noqa: E731
     for after in ((), (float("nan"),)):  # the write succeeds, then fails after the placeholder
-        held = _Held(a=1)
+        held = ReadOnlyMapping({"a": 1})
         gone = weakref.ref(held)
         digest([held, *after])
         del held
