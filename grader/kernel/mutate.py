@@ -26,14 +26,13 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from grader.kernel.capture import (
-        _attrgetter,
         _delitem,
         _list_append,
         _setitem,
     )
     from grader.kernel.observe import _Counter, observe
     from grader.kernel.reach import (
-        EVENT_FIELDS,
+        READ_FIELDS,
         Raised,
         Reach,
         reach_call,
@@ -139,7 +138,7 @@ def _shape(value: Any, depth: int, deep: bool) -> Reach:
         return ("leaf",)
     if type(value) is not list and type(value) is not tuple and depth <= 1:
         try:  # read the way every event is read: the four fields in one call
-            yield from reach_call(_attrgetter(*EVENT_FIELDS), value)
+            yield from reach_call(READ_FIELDS, value)
             return ("event",)
         except Raised:
             pass

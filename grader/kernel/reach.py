@@ -50,6 +50,8 @@ MAX_DEPTH = 200
 MAX_RESOLVED = 100_000
 #: The fields of an event, in the order every answer lists them.
 EVENT_FIELDS = ("event_id", "session_id", "type", "payload")
+#: Reads the four fields in one call, in C; made once (a getter holds no state).
+READ_FIELDS = _attrgetter(*EVENT_FIELDS)
 
 
 class Unreadable(Exception):
@@ -92,21 +94,33 @@ def reach_follow(root: Any, path: list[Any]) -> Reach:
 def reach_fields(event: Any) -> Reach:
     """``[event_id, session_id, type, payload]``: one call reads all four.
 
+    Every event the kernel observes is read here, so the call is made inline rather than
+    through :func:`reach_call`, and a plain payload is known to be a mapping without one: the
+    same calls, in the same order, with two generators fewer each time.
+
     Raises:
         Unreadable: an attribute is missing, or the payload is not a mapping.
+        Raised: reading an attribute raised something else.
     """
-    try:
-        fields = list((yield from reach_call(_attrgetter(*EVENT_FIELDS), event)))
-    except Raised as raised:
-        if not isinstance(raised.error, AttributeError):
-            raise
+    outcome = yield READ_FIELDS, (event,), {}
+    if outcome[0] != 0:
+        error = outcome[1]
+        if not isinstance(error, AttributeError):
+            raise Raised(error)
         for name in EVENT_FIELDS:  # which one: each asked alone
             try:
                 yield from reach_call(getattr, event, name)
             except Raised:
                 raise Unreadable("attribute:" + name, event) from None
-        raise
-    if not (yield from reach_is_mapping(fields[3])):
+        raise Raised(error)
+    fields = list(outcome[1])
+    payload = fields[3]
+    kind = type(payload)
+    if (
+        kind is not dict
+        and kind is not _MappingProxy
+        and not (yield from reach_is_mapping(payload))
+    ):
         raise Unreadable("mapping", event)
     return fields
 
@@ -122,7 +136,7 @@ def reach_all_fields(events: list[Any]) -> Reach:
     try:
         # The map is made here (iterating a list runs nothing of the learner's); ``list``
         # runs it through the trampoline, so no frame of the kernel's sits between.
-        read = yield from reach_call(_list, _map(_attrgetter(*EVENT_FIELDS), events))
+        read = yield from reach_call(_list, _map(READ_FIELDS, events))
     except Raised as raised:
         if not isinstance(raised.error, AttributeError):
             raise
