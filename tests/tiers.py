@@ -62,6 +62,13 @@ FIXTURE_MARKERS: Final = {
     # tests/grader/conftest.py: the whole mutant corpus graded, a minute of CPU
     "graded_mutants": "slow",
 }
+#: Fixtures whose work costs minutes of CPU and is shared by the run's workers: the first test
+#: to ask pays it, and a test on another worker that asks meanwhile waits for it. On a machine
+#: whose cores another job keeps busy that is many times the suite's 300 s per test (a CI run
+#: beside two busy loops lost 188 tests so), so each test that uses one gets an hour: a bound
+#: on a hang, not a speed.
+SHARED_WORK_FIXTURES: Final = frozenset({"graded_correct", "graded_mutants", "mutant_jobs"})
+SHARED_WORK_SECONDS: Final = 3600
 #: Folders whose every test needs a marker: the red team attacks the sandbox.
 FOLDER_MARKERS: Final = {"redteam": "sandbox"}
 BACKEND_CHOICES: Final = (*BACKENDS, "all")
@@ -107,6 +114,8 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         for name in getattr(item, "fixturenames", ()):
             if name in FIXTURE_MARKERS:
                 item.add_marker(FIXTURE_MARKERS[name])
+        if SHARED_WORK_FIXTURES & set(getattr(item, "fixturenames", ())):
+            allow_at_least(item, SHARED_WORK_SECONDS)
         for folder in set(FOLDER_MARKERS) & set(item.path.parts):
             item.add_marker(FOLDER_MARKERS[folder])
         backend = backend_of(item)
@@ -119,6 +128,22 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     if dropped:
         config.hook.pytest_deselected(items=dropped)
         items[:] = kept
+
+
+def timeout_of(item: pytest.Item) -> float | None:
+    """The seconds pytest-timeout gives ``item``: its closest ``timeout`` mark, if any."""
+    marker = item.get_closest_marker("timeout")
+    if marker is None:
+        return None
+    seconds = marker.args[0] if marker.args else marker.kwargs.get("timeout")
+    return None if seconds is None else float(seconds)
+
+
+def allow_at_least(item: pytest.Item, seconds: float) -> None:
+    """Give ``item`` at least ``seconds`` (a longer timeout of its own stays)."""
+    current = timeout_of(item)
+    if current is None or 0 < current < seconds:
+        item.add_marker(pytest.mark.timeout(seconds), append=False)  # the closest mark wins
 
 
 @pytest.hookimpl(hookwrapper=True)
