@@ -8,6 +8,7 @@ import pytest
 from grader.engine.outcomes import Status
 from tests.grader.conftest import CORRECT_FILES, DEAR_CORRECT_FILES, graded_correct_file
 from tests.implementations.mutants import MUTANTS
+from tests.tiers import SHARED_WORK_SECONDS
 
 
 @pytest.mark.parametrize(
@@ -19,6 +20,7 @@ from tests.implementations.mutants import MUTANTS
         for path in CORRECT_FILES
     ],
 )
+@pytest.mark.timeout(SHARED_WORK_SECONDS)  # the first to ask grades the ten others too
 def test_a_correct_file_gets_full_marks(stem: str) -> None:
     report = graded_correct_file(stem)
     failing = {r.task_id: r.failure.promise for r in report.results if r.failure is not None}
