@@ -47,6 +47,7 @@ if TYPE_CHECKING:
         Unreadable,
         collecting,
         reach_all_fields,
+        reach_call,
         reach_fields,
         reach_is_mapping,
         reach_items,
@@ -89,11 +90,11 @@ def digest_text(value: Any, depth: int = 0) -> Reach:
     """``value`` (plain containers, learner values inside) as canonical JSON."""
     found, encoder = _encoder_at(depth)
     found.clear()  # what an abandoned write left (a step stopped mid-way)
-    outcome = yield _encoded, (value, encoder), {}  # reach_call inline: every value comes here
-    if outcome[0] != 0:  # NaN, a key that is not text, a cycle: nothing a correct answer holds
+    try:
+        text = yield from reach_call(_encoded, value, encoder)
+    except Exception:  # NaN, a key that is not text, a cycle: nothing a correct answer holds
         found.clear()
         return UNOBSERVABLE
-    text = outcome[1]
     if not found:
         return text
     parts = text.split(_quoted_mark())

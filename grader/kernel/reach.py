@@ -94,33 +94,21 @@ def reach_follow(root: Any, path: list[Any]) -> Reach:
 def reach_fields(event: Any) -> Reach:
     """``[event_id, session_id, type, payload]``: one call reads all four.
 
-    Every event the kernel observes is read here, so the call is made inline rather than
-    through :func:`reach_call`, and a plain payload is known to be a mapping without one: the
-    same calls, in the same order, with two generators fewer each time.
-
     Raises:
         Unreadable: an attribute is missing, or the payload is not a mapping.
-        Raised: reading an attribute raised something else.
     """
-    outcome = yield READ_FIELDS, (event,), {}
-    if outcome[0] != 0:
-        error = outcome[1]
-        if not isinstance(error, AttributeError):
-            raise Raised(error)
+    try:
+        fields = list((yield from reach_call(READ_FIELDS, event)))
+    except Raised as raised:
+        if not isinstance(raised.error, AttributeError):
+            raise
         for name in EVENT_FIELDS:  # which one: each asked alone
             try:
                 yield from reach_call(getattr, event, name)
             except Raised:
                 raise Unreadable("attribute:" + name, event) from None
-        raise Raised(error)
-    fields = list(outcome[1])
-    payload = fields[3]
-    kind = type(payload)
-    if (
-        kind is not dict
-        and kind is not _MappingProxy
-        and not (yield from reach_is_mapping(payload))
-    ):
+        raise
+    if not (yield from reach_is_mapping(fields[3])):
         raise Unreadable("mapping", event)
     return fields
 
