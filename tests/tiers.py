@@ -111,10 +111,10 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     kept: list[pytest.Item] = []
     dropped: list[pytest.Item] = []
     for item in items:
-        for name in getattr(item, "fixturenames", ()):
-            if name in FIXTURE_MARKERS:
-                item.add_marker(FIXTURE_MARKERS[name])
-        if SHARED_WORK_FIXTURES & set(getattr(item, "fixturenames", ())):
+        fixtures = set(getattr(item, "fixturenames", ()))
+        for name in fixtures & FIXTURE_MARKERS.keys():
+            item.add_marker(FIXTURE_MARKERS[name])
+        if fixtures & SHARED_WORK_FIXTURES:
             allow_at_least(item, SHARED_WORK_SECONDS)
         for folder in set(FOLDER_MARKERS) & set(item.path.parts):
             item.add_marker(FOLDER_MARKERS[folder])
