@@ -23,10 +23,10 @@ def _setting(default: Any, flag: str, help_id: str, metavar: str | None = None) 
 class Settings:
     """Time limits (seconds), isolation and resources of one grading.
 
-    Examples, tasks and the import are limited in CPU time, so that a grade is the same on
-    a busy machine as on an idle one (see :class:`grader.engine.learner.Clock`); the whole
-    submission in wall-clock time, a backstop for one learner (300 s) and a promise for a
-    class (the batch gives each submission 30 s)."""
+    Examples, tasks, the whole submission and the import are limited in CPU time, so that a
+    grade is the same on a busy machine as on an idle one (see
+    :class:`grader.engine.learner.Clock`); the submission's share is a backstop for one
+    learner (300 s) and a promise for a class (the batch gives each submission 30 s)."""
 
     example_seconds: float = _setting(5.0, "--time-limit", "settings.example_seconds", "SECONDS")
     task_seconds: float = _setting(30.0, "--task-time-limit", "settings.task_seconds", "SECONDS")

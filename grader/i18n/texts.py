@@ -208,7 +208,7 @@ EN = {
     # --- settings (every front end's options come from these) ---------------------------
     "settings.example_seconds": "CPU seconds one example may use before the call running then counts as timed out; where CPU time cannot be measured, wall-clock seconds (default {default:g})",
     "settings.task_seconds": "CPU seconds one task may use in all (default {default:g})",
-    "settings.submission_seconds": "wall-clock seconds one submission may take in all, every task together (default {default:g})",
+    "settings.submission_seconds": "CPU seconds one submission may use in all, every task together; where CPU time cannot be measured, wall-clock seconds (default {default:g})",
     "settings.load_seconds": "CPU seconds importing the submission may use (default {default:g})",
     "settings.isolation": "how learner code is isolated: auto (bubblewrap if it works, else a user of its own when root, else none), bwrap, uid or none (default {default})",
     "settings.memory_mb": "memory for the submission's process, in MiB (default {default})",
@@ -519,7 +519,7 @@ ZH: dict[str, tuple[str, str]] = {
     "cli.pytest_target": ("ba7d5ae3", "要判题的对象：exercises（默认）、solutions、点分模块名或路径；没有指定时取 ${env}"),
     "settings.example_seconds": ("2da76e39", "一个示例可用的 CPU 秒数，用完后正在运行的那次调用算作超时；测不到 CPU 时间时按墙钟秒数计（默认 {default:g}）"),
     "settings.task_seconds": ("13326962", "一个任务总共可用的 CPU 秒数（默认 {default:g}）"),
-    "settings.submission_seconds": ("6153f8ad", "一份作业总共可用的墙钟秒数，所有任务合计（默认 {default:g}）"),
+    "settings.submission_seconds": ("e03684df", "一份作业总共可用的 CPU 秒数，所有任务合计；测不到 CPU 时间时按墙钟秒数计（默认 {default:g}）"),
     "settings.load_seconds": ("e10a50f7", "导入作业可用的 CPU 秒数（默认 {default:g}）"),
     "settings.isolation": ("50244cad", "学习者代码的隔离方式：auto（bubblewrap 能用就用它，否则在 root 下换成单独的用户，再不行就不隔离）、bwrap、uid 或 none（默认 {default}）"),
     "settings.memory_mb": ("957f91a8", "作业进程可用的内存，单位 MiB（默认 {default}）"),
