@@ -67,11 +67,11 @@ def _grade(job: tuple[Path, tuple[str, ...], bool, bool]) -> Report:
         return grade_in_process(str(path), select(list(tasks)), full=full, shrink=shrink)
 
 
-def in_pool(job: Callable[[Any], T], jobs: Sequence[Any]) -> list[T]:
-    """Run ``job`` (a module-level function) on every item of ``jobs``, one process per core
-    (forked: the corpus is trusted code)."""
+def in_pool(job: Callable[[Any], T], jobs: Sequence[Any], workers: int | None = None) -> list[T]:
+    """Run ``job`` (a module-level function) on every item of ``jobs`` in ``workers``
+    processes (default: one per core; forked: the corpus is trusted code)."""
     context = multiprocessing.get_context("fork")
-    workers = max(2, len(os.sched_getaffinity(0)))
+    workers = workers or max(2, len(os.sched_getaffinity(0)))
     with ProcessPoolExecutor(workers, mp_context=context) as pool:
         # One job at a time: a grade costs from a tenth of a second to seven, so a chunk of
         # several could leave one process grading alone at the end while the others wait.
