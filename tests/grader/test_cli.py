@@ -166,5 +166,6 @@ def test_each_front_end_states_its_own_defaults(cli_in_process: RunCli) -> None:
     batch = " ".join(cli_in_process("batch", "--help").out.split())
 
     assert "--time-limit SECONDS CPU seconds" in learner
-    assert "every task together (default 30)" in batch
+    said = text("settings.submission_seconds", "en", default=30)
+    assert f"--submission-time-limit SECONDS {said}" in batch
     assert "(default 300)" not in batch
