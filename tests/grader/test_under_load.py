@@ -6,9 +6,9 @@ stalled because the machine was busy is asked again of a fresh kernel. So the co
 graded here at a batch's default limits (30 s of CPU a submission, the tightest of the front
 ends'), in the sandbox as every grade runs (every correct file on every task, every mutant
 on the task it must lose), once with the machine left alone and once while busy loops hold
-every core, four per core. Every correct file gets full marks
-both times, and every submission gets the same report both times, line for line: the same
-verdicts, the same smallest cases, the same hints.
+every core, four per core. Every correct file gets full marks both times, and every
+submission gets the same report both times, line for line: the same verdicts, the same
+smallest cases, the same hints.
 
 Beside the loops the corpus is graded by as many processes as there are loops, as a batch
 with that many workers would: each grading process gets an eighth of a core on a 2-core
