@@ -3,9 +3,8 @@
 // The page sends {id, op, payload}; the answer is {id, value} or {id, error}. Operations
 // run one at a time, in order. Start-up is reported as {stage} messages.
 import { loadPyodide } from "./pyodide/pyodide.mjs";
-import { Kernels } from "./kernels.js";
+import { Kernels, PYTHON_OPTIONS } from "./kernels.js";
 
-const indexURL = new URL("./pyodide/", import.meta.url).href;
 const stage = (name, detail) => self.postMessage({ stage: name, detail });
 let queue = Promise.resolve();
 
@@ -15,15 +14,8 @@ async function start() {
     return;
   }
   stage("python");
-  // The kernels' snapshot is made by a worker of its own while this one loads the engine's.
-  const kernels = new Kernels(new URL("./kernel.js", import.meta.url));
-  const pyodide = await loadPyodide({
-    indexURL,
-    packageBaseUrl: indexURL,
-    env: { PYTHONHASHSEED: "0" },
-    stdout: () => {},
-    stderr: () => {},
-  });
+  const pyodide = await loadPyodide({ ...PYTHON_OPTIONS, _makeSnapshot: true });
+  const kernels = new Kernels(new URL("./kernel.js", import.meta.url), snapshotOf(pyodide));
   stage("grader");
   const manifest = await (await fetch(new URL("./manifest.json", import.meta.url))).json();
   const bundle = await fetch(new URL("./" + manifest.engine, import.meta.url));
@@ -41,6 +33,17 @@ async function start() {
     });
   };
   stage("ready");
+}
+
+// A snapshot of the engine's Python as loaded, before the grader is unpacked into it: the
+// fresh Python every kernel starts from. Nothing of the grader, and no key, is in it yet.
+function snapshotOf(pyodide) {
+  try {
+    return pyodide.makeMemorySnapshot();
+  } catch (error) {
+    console.warn("no snapshot of a fresh Python: " + String(error && error.message));
+    return null;
+  }
 }
 
 start().catch((error) => stage("failed", String(error && error.message)));

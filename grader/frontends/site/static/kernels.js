@@ -1,7 +1,10 @@
-// The kernels, as the engine worker sees them: one warm spare, one running, and requests
-// with a deadline. Every kernel starts from one snapshot of a fresh Python's memory, made
-// once per page by a worker of its own that runs nothing else (the browser's zygote: a
-// kernel is ready in about 0.3 s instead of 1.5 s); without a snapshot each loads Python.
+// The kernels, as the engine worker sees them: two warm spares, one running, and requests
+// with a deadline. Every kernel starts from one snapshot of a fresh Python's memory, which
+// the engine takes of its own Python the moment it is loaded, before any grader code is in
+// it (the browser's zygote: a kernel is ready in about 0.3 s instead of 1.5 s, and the page
+// loads Python once instead of twice at the same time); without a snapshot each loads Python.
+// Two spares, because a task that ends at once (a stub's) would otherwise wait for the
+// next kernel to start: two start at the same time on two cores.
 // This is the JavaScript half of grader/transport/worker.py (its Bridge).
 //
 // start() and request() return promises that the engine's Python waits on with JSPI
@@ -20,39 +23,19 @@ const LOAD_SECONDS = 300;
 const LOAD_ATTEMPTS = 3;
 
 export class Kernels {
-  constructor(url) {
+  // `snapshot`: the bytes every kernel starts from (each gets its own copy), or null.
+  constructor(url, snapshot) {
     this.url = url;
-    this.snapshot = this.makeSnapshot();
-    this.spare = this.spawn();
+    this.snapshot = snapshot;
+    this.spares = [this.spawn(), this.spawn()];
     this.current = null;
     this.progress = [0, 0, 0, 0];
-  }
-
-  // The snapshot every kernel starts from: a promise of its bytes, or of null when the
-  // worker that makes it fails (kernels then load Python themselves). No learner code ever
-  // reaches that worker, and each kernel gets its own copy of the bytes.
-  makeSnapshot() {
-    const worker = new Worker(this.url, { type: "module" });
-    return new Promise((resolve) => {
-      const done = (snapshot) => {
-        clearTimeout(timer);
-        worker.terminate();
-        resolve(snapshot);
-      };
-      const timer = setTimeout(() => done(null), LOAD_SECONDS * 1000);
-      worker.onmessage = (event) => done(event.data instanceof Uint8Array ? event.data : null);
-      worker.onerror = (event) => {
-        event.preventDefault?.();
-        done(null);
-      };
-      worker.postMessage({ make: true });
-    });
   }
 
   // A worker starting Python; `ready` resolves to null once loaded, else to why it is not.
   spawn() {
     const worker = new Worker(this.url, { type: "module" });
-    this.snapshot.then((snapshot) => worker.postMessage({ snapshot }));
+    worker.postMessage({ snapshot: this.snapshot });
     const ready = new Promise((resolve) => {
       const timer = setTimeout(() => resolve(`not loaded in ${LOAD_SECONDS} s`), LOAD_SECONDS * 1000);
       worker.onmessage = (event) => {
@@ -81,8 +64,8 @@ export class Kernels {
   // not load, another fresh worker, up to LOAD_ATTEMPTS in all; null when none loaded.
   async loadedWorker() {
     for (let attempt = 1; attempt <= LOAD_ATTEMPTS; attempt++) {
-      const kernel = this.spare;
-      this.spare = this.spawn();
+      const kernel = this.spares.shift();
+      this.spares.push(this.spawn());
       const failure = await kernel.ready;
       if (failure === null) return kernel;
       kernel.worker.terminate();
@@ -158,3 +141,16 @@ function parsed(body) {
     return {};
   }
 }
+
+const indexURL = new URL("./pyodide/", import.meta.url).href;
+//: How the engine and every kernel load Pyodide: one place, since a kernel restores the
+//: engine's snapshot, which keeps the options it was made with. The command line's child
+//: runs with PYTHONHASHSEED=0: sets iterate in the same order every time (wasm32's hash
+//: differs from a 64-bit CPython's, see docs/learner.md).
+export const PYTHON_OPTIONS = {
+  indexURL,
+  packageBaseUrl: indexURL,
+  env: { PYTHONHASHSEED: "0" },
+  stdout: () => {},
+  stderr: () => {},
+};
