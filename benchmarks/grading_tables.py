@@ -95,7 +95,8 @@ def browser_table(browser: BrowserFigures) -> Table:
     notes = [
         "Wall-clock seconds, Debian's Chromium headless, the site served on 127.0.0.1."
         " First report: from opening the page to the report of 'Check all tasks' on the"
-        " stubs, with an empty profile (cold), then the same profile (warm).",
+        " stubs, with an empty profile (cold), then the same profile (warm), five visits"
+        " in a row.",
         "The gradings: window.kit.grade(files, {}) from an open page; the while True file is"
         " the reference with create_event_log redefined as a loop.",
         "Load: the 1-minute load average before and after each step.",
