@@ -9,7 +9,8 @@ append-only                 triggers refuse UPDATE, DELETE and TRUNCATE on ``eve
 projections in step         written in the event's own transaction
 appends take turns          the row lock on ``log_head`` (SQLite: ``BEGIN IMMEDIATE``)
 ids without gaps, in order  taken from ``log_head`` under that lock, rolled back with it
-one round trip an append    ``kit_append`` checks, inserts, projects, notifies (:mod:`.writes`)
+one round trip an append    ``kit_append`` checks, inserts, projects, notifies; one plain
+                            statement where no rule reads the log (:mod:`.writes`)
 durable at COMMIT           ``synchronous_commit = on``: the WAL is on disk
 streams wake at once        LISTEN/NOTIFY, from every server (:mod:`.notify`)
 many processes              a pool of connections per process; any number of servers

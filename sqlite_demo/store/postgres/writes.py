@@ -14,6 +14,13 @@ How appends take turns: ``kit_append`` first increments the log's head row (``lo
 whose row lock is held until COMMIT. So everything it reads afterwards (the key, the version,
 the call) is as the previous append left it, appends commit in the order of their ids (a
 reader never sees id N+1 before id N), and a refused append rolls the head back: no gap.
+
+The usual append, one message or item with no idempotency key and no expected version, has
+no rule that reads the log: no call id, no correction, no key, no version. It goes as
+:data:`APPEND_PLAIN`, one SQL statement doing the same steps in the same order (the head row
+first, its lock held to COMMIT; the event; its projection row; the notification), without the
+function's interpreter between them: about 50 us of the 460 us an append took on this
+machine, which is what brings it within 1.3x of a bare INSERT and COMMIT.
 """
 
 from __future__ import annotations
@@ -53,8 +60,26 @@ APPEND_ONE: Final = (
     "SELECT * FROM kit_append(%s, %s, %s, %s, %s, %s, ARRAY[%s::text], ARRAY[%s::text],"
     " ARRAY[%s::text], ARRAY[%s::bigint], ARRAY[%s::text], ARRAY[%s::text], ARRAY[%s::text])"
 )
+#: The usual append (see above) as one statement: each step reads the row the step before it
+#: wrote, so they run in order, and the foreign keys are checked at its end, once every row is
+#: in. No row comes back only when ``log_head`` has none (then ``kit_append`` says so).
+APPEND_PLAIN: Final = (
+    "WITH head AS (UPDATE log_head SET last_event_id = last_event_id + 1"
+    " RETURNING last_event_id),"
+    " event AS (INSERT INTO events (event_id, session_id, type, payload, created_at)"
+    " SELECT last_event_id, %(session)s, %(type)s, %(payload)s, %(at)s FROM head"
+    " RETURNING event_id),"
+    " projected AS (INSERT INTO messages (session_id, event_id, role, content, created_at)"
+    " SELECT %(session)s, event_id, %(role)s, %(content)s, %(at)s FROM event"
+    " WHERE %(role)s::text IS NOT NULL)"
+    " SELECT event_id, pg_notify(%(channel)s, %(key)s) FROM event"
+)
+#: The event types an append can send as :data:`APPEND_PLAIN`, with their projection's role.
+_PLAIN_ROLES: Final = {"user_message": "user", "assistant_message": "assistant", "agent_item": None}
 #: The projection step of one event, which a rebuild calls for every event in order.
 PROJECT: Final = "SELECT kit_project(%s, %s, %s, %s, %s, %s, %s, %s, %s)"
+#: The foreign keys that name the session, whichever an insert checks first.
+_SESSION_KEYS: Final = frozenset({"events_session_id_fkey", "messages_session_id_fkey"})
 #: The event types whose payload names a call, and those whose text a projection row holds.
 _CALL_TYPES: Final = frozenset({"tool_call", "tool_result"})
 _TEXT_TYPES: Final = frozenset({"user_message", "assistant_message", "tool_result"})
@@ -82,6 +107,12 @@ def append_checked(
         CorrectionError, ProjectionOutOfStepError; psycopg's errors for anything else.
     """
     created_at = now_ms()
+    if (len(events) == 1 and events[0][0] in _PLAIN_ROLES and idempotency_key is None
+            and expected_version is None):  # fmt: skip
+        event_id = _append_plain(connection, session_id, *events[0], created_at)
+        if event_id is not None:
+            event_type, payload = events[0]
+            return [StoredEvent(event_id, session_id, event_type, payload, created_at)]
     head = (session_id, idempotency_key, expected_version, created_at, APPENDS_CHANNEL,
             session_key(session_id))  # fmt: skip
     arguments: tuple[Any, ...]
@@ -113,6 +144,30 @@ def append_checked(
     ]
 
 
+def _append_plain(
+    connection: Connection,
+    session_id: str,
+    event_type: str,
+    payload: ReadOnlyPayload,
+    created_at: int,
+) -> int | None:
+    """Append one event of :data:`_PLAIN_ROLES` by :data:`APPEND_PLAIN`; return its id, or
+    None when ``log_head`` has no row (nothing was written: the caller's ``kit_append`` then
+    raises why)."""
+    role = _PLAIN_ROLES[event_type]
+    arguments = {
+        "session": session_id, "type": event_type, "payload": payload.json_text,
+        "at": created_at, "role": role, "content": payload["content"] if role else None,
+        "channel": APPENDS_CHANNEL, "key": session_key(session_id),
+    }  # fmt: skip
+    try:
+        row = connection.execute(APPEND_PLAIN, arguments).fetchone()
+    except psycopg.Error as error:
+        raise_refusal(error, session_id, [(event_type, payload)], None)
+        raise
+    return None if row is None else int(row[0])
+
+
 def projected_columns(
     event_type: str, payload: ReadOnlyPayload
 ) -> tuple[str | None, int | None, str | None, str | None, str | None]:
@@ -139,8 +194,8 @@ def raise_refusal(
         ProjectionOutOfStepError: as the SQLSTATE says (see ``append.sql``).
     """
     state, detail = error.sqlstate or "", error.diag.message_detail or ""
-    if state == "23503" and error.diag.constraint_name == "events_session_id_fkey":
-        state = "KT001"  # the insert's foreign key: no such session
+    if state == "23503" and error.diag.constraint_name in _SESSION_KEYS:
+        state = "KT001"  # an insert's foreign key: no such session
     if not state.startswith("KT"):
         return
     if state == "KT001":
