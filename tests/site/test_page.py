@@ -107,6 +107,22 @@ def test_the_language_switch_renders_the_page_and_the_report_in_chinese(
     )
 
 
+#: Answers with the names of any of the engine's modules in the kernel's Python (a wrong
+#: answer), else as the correct file does.
+LOOKING_FOR_THE_ENGINE = """
+
+_list_sessions = list_sessions
+
+
+def list_sessions(log):
+    import sys
+
+    engine = ("grader", "hypothesis", "_hypothesis_pytestplugin")
+    found = sorted(name for name in sys.modules if name.split(".")[0] in engine)
+    return found or _list_sessions(log)
+"""
+
+
 @pytest.mark.sandbox  # beside the page, the command line grades the same file
 def test_a_runaway_loop_times_out_as_on_the_command_line_and_the_next_check_passes(
     browser: Session,
@@ -119,6 +135,15 @@ def test_a_runaway_loop_times_out_as_on_the_command_line_and_the_next_check_pass
     assert per_task(results) == report_per_task(cli_grade(looping, "list_sessions"))
     again = browser.grade(correct("c01_namedtuple_events"), task="list_sessions")
     assert again["tests"][0]["extra_data"]["grader_status"] == "passed"
+
+
+def test_a_kernel_starts_from_a_python_with_nothing_of_the_engine_in_it(browser: Session) -> None:
+    """Every kernel restores the snapshot the engine takes of its own Python as soon as it has
+    loaded: taken any later, the kernel would start with the grader and hypothesis imported."""
+    looking = correct("c01_namedtuple_events")
+    looking["event_log.py"] += LOOKING_FOR_THE_ENGINE
+    results = browser.grade(looking, task="list_sessions")
+    assert results["tests"][0]["extra_data"]["grader_status"] == "passed"
 
 
 def test_the_bridges_to_javascript_are_missing_as_on_the_command_line(browser: Session) -> None:

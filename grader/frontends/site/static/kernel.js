@@ -2,11 +2,11 @@
 //
 // Its first message, {snapshot}, says how to start: from that snapshot of a fresh Python's
 // memory (a quarter of a second, where loading takes one and a half), or by loading Python
-// when the snapshot is null or does not restore. Once started it says "loaded", runs the boot code the engine sends
-// (grader/transport/worker.py BOOT) and answers each request through the function that boot
-// returns. Everything it posts after that is a string: "answer <MAC> <JSON>" or
-// "progress <step> <call>". The engine ends it with terminate(): a `while True:` never needs
-// its cooperation.
+// when the snapshot is null or does not restore. Once started it says "loaded", runs the
+// boot code the engine sends (grader/transport/worker.py BOOT) and answers each request
+// through the function that boot returns. Everything it posts after that is a string:
+// "answer <MAC> <JSON>" or "progress <step> <call>". The engine ends it with terminate(): a
+// `while True:` never needs its cooperation.
 import { loadPyodide } from "./pyodide/pyodide.mjs";
 import { PYTHON_OPTIONS as options } from "./kernels.js";
 
