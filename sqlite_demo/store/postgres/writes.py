@@ -20,7 +20,7 @@ no rule that reads the log: no call id, no correction, no key, no version. It go
 :data:`APPEND_PLAIN`, one SQL statement doing the same steps in the same order (the head row
 first, its lock held to COMMIT; the event; its projection row; the notification), without the
 function's interpreter between them: about 50 us of the 460 us an append took on this
-machine, which is what brings it within 1.3x of a bare INSERT and COMMIT.
+machine (from 1.41-1.46x a bare INSERT and COMMIT to 1.35-1.36x; see docs/benchmarks.md).
 """
 
 from __future__ import annotations
@@ -46,7 +46,7 @@ from sqlite_demo.store.idempotency import same_request_or_conflict
 from sqlite_demo.store.postgres.connection import APPENDS_CHANNEL, Connection
 from sqlite_demo.store.postgres.notify import session_key
 from sqlite_demo.store.postgres.text import from_postgres_text
-from sqlite_demo.store.records import now_ms
+from sqlite_demo.store.records import MESSAGE_ROLES, now_ms
 
 #: The one statement of an append (see ``append.sql`` for its arguments).
 APPEND: Final = (
@@ -74,8 +74,10 @@ APPEND_PLAIN: Final = (
     " WHERE %(role)s::text IS NOT NULL)"
     " SELECT event_id, pg_notify(%(channel)s, %(key)s) FROM event"
 )
-#: The event types an append can send as :data:`APPEND_PLAIN`, with their projection's role.
-_PLAIN_ROLES: Final = {"user_message": "user", "assistant_message": "assistant", "agent_item": None}
+#: The event types an append can send as :data:`APPEND_PLAIN`: the messages, projected with
+#: their role (:data:`~sqlite_demo.store.records.MESSAGE_ROLES`), and a kept item, which has no
+#: projection row.
+_PLAIN_TYPES: Final = frozenset({*MESSAGE_ROLES, "agent_item"})
 #: The projection step of one event, which a rebuild calls for every event in order.
 PROJECT: Final = "SELECT kit_project(%s, %s, %s, %s, %s, %s, %s, %s, %s)"
 #: The foreign keys that name the session, whichever an insert checks first.
@@ -107,7 +109,7 @@ def append_checked(
         CorrectionError, ProjectionOutOfStepError; psycopg's errors for anything else.
     """
     created_at = now_ms()
-    if (len(events) == 1 and events[0][0] in _PLAIN_ROLES and idempotency_key is None
+    if (len(events) == 1 and events[0][0] in _PLAIN_TYPES and idempotency_key is None
             and expected_version is None):  # fmt: skip
         event_id = _append_plain(connection, session_id, *events[0], created_at)
         if event_id is not None:
@@ -151,10 +153,10 @@ def _append_plain(
     payload: ReadOnlyPayload,
     created_at: int,
 ) -> int | None:
-    """Append one event of :data:`_PLAIN_ROLES` by :data:`APPEND_PLAIN`; return its id, or
+    """Append one event of :data:`_PLAIN_TYPES` by :data:`APPEND_PLAIN`; return its id, or
     None when ``log_head`` has no row (nothing was written: the caller's ``kit_append`` then
     raises why)."""
-    role = _PLAIN_ROLES[event_type]
+    role = MESSAGE_ROLES.get(event_type)
     arguments = {
         "session": session_id, "type": event_type, "payload": payload.json_text,
         "at": created_at, "role": role, "content": payload["content"] if role else None,
