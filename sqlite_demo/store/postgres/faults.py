@@ -91,7 +91,15 @@ def translate_postgres_errors() -> Iterator[None]:
     """
     try:
         yield
-    except (psycopg.Error, psycopg_pool.PoolTimeout) as error:
+    except BaseException as error:
+        raise_as_store_error(error)
+        raise
+
+
+def raise_as_store_error(error: BaseException) -> None:
+    """Raise the store's own error for ``error`` if psycopg or its pool raised it, as
+    :func:`translate_postgres_errors` does; return for any other error."""
+    if isinstance(error, psycopg.Error | psycopg_pool.PoolTimeout):
         raise translated(error) from error
-    except UnicodeEncodeError:
+    if isinstance(error, UnicodeEncodeError):
         raise InvalidSessionIdError(sentence("text.session_id_not_unicode")) from None

@@ -25,8 +25,6 @@ itself once it is back.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any, Final
 
 import psycopg
@@ -36,8 +34,7 @@ from eventlog.messages import sentence
 from sqlite_demo.store.append_signal import AppendSignal
 from sqlite_demo.store.base import CheckedEvents, SqlEventStore
 from sqlite_demo.store.locations import describe_db
-from sqlite_demo.store.postgres.connection import Connection, Pool, apply_schema, open_pool
-from sqlite_demo.store.postgres.faults import translate_postgres_errors
+from sqlite_demo.store.postgres.connection import Borrowed, Pool, apply_schema, open_pool
 from sqlite_demo.store.postgres.notify import NotifiedAppendSignal
 from sqlite_demo.store.postgres.writes import PROJECT, append_checked, projected_columns
 from sqlite_demo.store.reads import ALL_EVENTS, MAX_INTEGER, for_psycopg
@@ -162,23 +159,13 @@ class PostgresEventStore(SqlEventStore):
 
     # -- plumbing -------------------------------------------------------------------------
 
-    @contextmanager
-    def _sql(self) -> Iterator[Connection]:
-        # A connection of the pool for the body's statements, and psycopg's errors
-        # translated into the store's. A connection that broke is discarded by the pool
-        # when given back; the pool then checks the others, so that after a restart of the
-        # server one failed call, not one per pooled connection, finds out.
+    def _sql(self) -> Borrowed:
+        # A connection of the pool for the body's statements, psycopg's errors translated.
         pool = self._pool
         if pool is None:
             closed = sentence("store.closed", where=describe_db(self._url))
             raise StorageError(closed, reason="closed")
-        try:
-            with translate_postgres_errors(), pool.connection() as connection:
-                yield connection
-        except StorageError as error:
-            if error.reason == "unavailable":
-                pool.check()
-            raise
+        return Borrowed(pool)
 
 
 def _project_arguments(event: StoredEvent) -> tuple[Any, ...]:

@@ -45,7 +45,11 @@ class NulSafeStrDumper(StrDumperUnknown):
     as psycopg's own default does)."""
 
     def dump(self, obj: str) -> Buffer | None:
-        return super().dump(to_postgres_text(obj))
+        # Every string of every statement comes through here: the usual one, without either
+        # character, is encoded at once (psycopg's own dumper does only this, and refuses NUL).
+        if "\x00" in obj or ESCAPE in obj:
+            obj = to_postgres_text(obj)
+        return obj.encode(self._encoding)
 
 
 class NulSafeTextLoader(TextLoader):

@@ -20,7 +20,10 @@ no rule that reads the log: no call id, no correction, no key, no version. It go
 :data:`APPEND_PLAIN`, one SQL statement doing the same steps in the same order (the head row
 first, its lock held to COMMIT; the event; its projection row; the notification), without the
 function's interpreter between them: about 50 us of the 460 us an append took on this
-machine (from 1.41-1.46x a bare INSERT and COMMIT to 1.35-1.36x; see docs/benchmarks.md).
+machine (from 1.41-1.46x a bare INSERT and COMMIT to 1.35-1.36x). Every append executes on its
+connection's one reused cursor (:class:`~.connection.Connection`), borrowed without the
+connection's own context (:class:`~.connection.Borrowed`): with those, 1.23-1.26x (see
+docs/benchmarks.md).
 """
 
 from __future__ import annotations
@@ -130,7 +133,7 @@ def append_checked(
             [payload.json_text for _, payload in events], *map(list, zip(*columns, strict=True)),
         )  # fmt: skip
     try:
-        rows = connection.execute(statement, arguments).fetchall()
+        rows = connection.append_cursor.execute(statement, arguments).fetchall()
     except psycopg.Error as error:
         raise_refusal(error, session_id, events, expected_version)
         raise
@@ -163,7 +166,7 @@ def _append_plain(
         "channel": APPENDS_CHANNEL, "key": session_key(session_id),
     }  # fmt: skip
     try:
-        row = connection.execute(APPEND_PLAIN, arguments).fetchone()
+        row = connection.append_cursor.execute(APPEND_PLAIN, arguments).fetchone()
     except psycopg.Error as error:
         raise_refusal(error, session_id, [(event_type, payload)], None)
         raise
