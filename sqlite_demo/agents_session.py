@@ -33,7 +33,6 @@ import contextvars
 import importlib
 import os
 from collections.abc import Callable
-from itertools import starmap
 from typing import Any, Final, Self, TypeVar
 
 from eventlog import (
@@ -44,7 +43,7 @@ from eventlog import (
     VersionConflictError,
     check_session_id,
 )
-from sqlite_demo.agent_items import Item, event_for_item, item_from
+from sqlite_demo.agent_items import Item, event_for_item, item_from, items_from
 from sqlite_demo.call_pairing import pair_with_calls_in_force, without_split_calls
 from sqlite_demo.store.contract import EventStore
 from sqlite_demo.store.rows import ItemEvent
@@ -169,7 +168,7 @@ class EventLogSession:
 
     def _items_in_force(self, limit: int | None) -> list[Item]:
         if limit is None:
-            return list(starmap(item_from, self._store.get_facts_in_force(self.session_id)))
+            return items_from(self._store.get_facts_in_force(self.session_id))
         return _newest_items_of(self._store.get_items_in_force(self.session_id, limit))
 
     def _append(self, items: list[Item]) -> None:
