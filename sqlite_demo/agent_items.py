@@ -43,15 +43,16 @@ from collections.abc import Iterable, Mapping
 from typing import Any, Final
 
 from eventlog import KEPT_ITEM, InvalidPayloadError
+from sqlite_demo.store.records import MESSAGE_ROLES
 
 #: An item: a JSON object. The SDK types it as a union of TypedDicts; at run time it is a dict.
 Item = dict[str, Any]
 
-_MESSAGE_EVENTS: Final = {"user": "user_message", "assistant": "assistant_message"}
-_ROLES: Final = {"user_message": "user", "assistant_message": "assistant"}
+#: The event type of a message item, by its role (the inverse of ``MESSAGE_ROLES``).
+_MESSAGE_EVENTS: Final = {role: event_type for event_type, role in MESSAGE_ROLES.items()}
 #: The fields of a call that its ``tool_call`` payload holds, as the item names them.
 _CALL_FIELDS: Final = ("call_id", "name", "arguments")
-#: What no event type that is not a message maps to in ``_ROLES``: no payload's role equals it.
+#: What an event type that is no message maps to, for ``MESSAGE_ROLES.get``: no role equals it.
 _NO_ROLE: Final = object()
 _TEXT_KEYS: Final = {"input_text": "text", "output_text": "text", "refusal": "refusal"}
 
@@ -91,10 +92,10 @@ def item_from(event_type: str, payload: dict[str, Any]) -> Item:
     kept: Item | None = payload.get("item")
     if kept is not None:
         return _with_text_put_back(event_type, kept, payload)
-    if event_type in _ROLES:
-        if payload.get("role") == _ROLES[event_type]:
+    if event_type in MESSAGE_ROLES:
+        if payload.get("role") == MESSAGE_ROLES[event_type]:
             return payload
-        return {"role": _ROLES[event_type], "content": payload["content"]}
+        return {"role": MESSAGE_ROLES[event_type], "content": payload["content"]}
     if event_type == "tool_call":
         if payload.get("type") == "function_call":
             return payload
@@ -115,7 +116,7 @@ def items_from(facts: Iterable[tuple[str, dict[str, Any]]]) -> list[Item]:
     """
     return [
         payload
-        if "item" not in payload and payload.get("role") == _ROLES.get(event_type, _NO_ROLE)
+        if "item" not in payload and payload.get("role") == MESSAGE_ROLES.get(event_type, _NO_ROLE)
         else item_from(event_type, payload)
         for event_type, payload in facts
     ]
@@ -166,7 +167,7 @@ def _with_text_put_back(event_type: str, kept: Item, payload: dict[str, Any]) ->
         if "call_id" in kept and kept["call_id"] is None:
             kept["call_id"] = payload["call_id"]
         _put_text_back(kept, "output", payload["content"])
-    elif event_type in _ROLES:
+    elif event_type in MESSAGE_ROLES:
         _put_text_back(kept, "content", payload["content"])
     return kept
 
