@@ -168,7 +168,7 @@ def apply_schema(pool: Pool) -> None:
         StoreError: the database holds the tables of another version of the schema.
         StorageError, ConstraintViolationError: PostgreSQL refused the script.
     """
-    with translate_postgres_errors(), pool.connection() as connection:
+    with Borrowed(pool) as connection:
         if _schema_version(connection) == SCHEMA_VERSION:
             return
         with connection.transaction():
