@@ -22,7 +22,7 @@ first, its lock held to COMMIT; the event; its projection row; the notification)
 function's interpreter between them: about 50 us of the 460 us an append took on this
 machine (from 1.41-1.46x a bare INSERT and COMMIT to 1.35-1.36x). Every append executes on its
 connection's one reused cursor (:class:`~.connection.Connection`), borrowed without the
-connection's own context (:class:`~.connection.Borrowed`): with those, 1.16-1.26x in eight
+connection's own context (:class:`~.connection.Borrowed`): with those, 1.16-1.26x in seven
 runs (see docs/benchmarks.md).
 """
 
